@@ -1,0 +1,11 @@
+// One jest run over every workspace, so `npm test` ends with one summary.
+module.exports = {
+  projects: [
+    '<rootDir>/packages/contracts',
+    '<rootDir>/packages/nest-common',
+    '<rootDir>/services/identity',
+    '<rootDir>/gateway',
+    '<rootDir>/e2e',
+  ],
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
+};

@@ -1,0 +1,32 @@
+// Shared jest settings for every workspace: TypeScript through SWC (with the
+// decorator metadata NestJS needs), workspace packages resolved from source.
+const path = require('node:path');
+
+module.exports = function preset(dir, overrides = {}) {
+  return {
+    displayName: path.relative(__dirname, dir),
+    rootDir: dir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+    transform: {
+      '^.+\\.(t|j)sx?$': [
+        '@swc/jest',
+        {
+          jsc: {
+            parser: { syntax: 'typescript', decorators: true, tsx: true },
+            transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+            target: 'es2022',
+          },
+          module: { type: 'commonjs' },
+        },
+      ],
+    },
+    moduleNameMapper: {
+      '^@shop/contracts$': path.join(__dirname, 'packages/contracts/src/index.ts'),
+      '^@shop/nest-common$': path.join(__dirname, 'packages/nest-common/src/index.ts'),
+      '^@shop/nest-common/testing$': path.join(__dirname, 'packages/nest-common/src/testing/index.ts'),
+    },
+    testTimeout: 30000,
+    ...overrides,
+  };
+};

@@ -1,0 +1,35 @@
+export const ROLES = ['customer', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A user as every response shows it: never a password hash. */
+export interface PublicUser {
+  _id: string;
+  name: string;
+  email: string;
+  role: Role;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface AuthResponse {
+  user: PublicUser;
+  token: string;
+}
+
+/** The claims identity signs into every JWT and the shared guard reads back. */
+export interface TokenClaims {
+  sub: string;
+  role: Role;
+  name: string;
+  /** Issued-at in milliseconds: revocation compares against it (JWT `iat` has one-second granularity). */
+  iatMs: number;
+}
+
+/** Redis key holding "tokens of this user issued before T (ms) are void". */
+export function revocationKey(userId: string): string {
+  return `auth:revoked-before:${userId}`;
+}
+
+export const NAME_MAX_LENGTH = 100;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
