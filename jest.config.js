@@ -8,4 +8,5 @@ module.exports = {
     '<rootDir>/e2e',
   ],
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
+  testTimeout: 30000,
 };

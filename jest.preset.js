@@ -26,7 +26,6 @@ module.exports = function preset(dir, overrides = {}) {
       '^@shop/nest-common$': path.join(__dirname, 'packages/nest-common/src/index.ts'),
       '^@shop/nest-common/testing$': path.join(__dirname, 'packages/nest-common/src/testing/index.ts'),
     },
-    testTimeout: 30000,
     ...overrides,
   };
 };

@@ -1,0 +1,72 @@
+import { Global, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ServiceName } from '@shop/contracts';
+import express from 'express';
+import type { DestinationStream, Logger } from 'pino';
+import { ServiceConfig } from '../config/service-config';
+import { toApiError } from '../errors/error-body';
+import { createLogger, PinoNestLogger, ROOT_LOGGER } from '../logging/logger';
+import { requestLogging } from '../logging/request-logging.middleware';
+import { rpcServerOptions } from '../rpc/rpc-server';
+
+export interface ServiceAppOptions {
+  /** JSON body limit; the gateway enforces its own limit first. */
+  bodyLimit?: string;
+  /** Listen on this port instead of the configured one (tests pass 0). */
+  port?: number;
+  /** Whether to consume the service's request queue (default true). */
+  rpc?: boolean;
+  /** Where log lines go (default stdout); the test harness collects them. */
+  logDestination?: DestinationStream;
+}
+
+@Global()
+@Module({})
+class ServiceRootModule {
+  static wrap(rootModule: unknown, logger: Logger): DynamicModule {
+    return {
+      module: ServiceRootModule,
+      imports: [rootModule as DynamicModule],
+      providers: [{ provide: ROOT_LOGGER, useValue: logger }],
+      exports: [ROOT_LOGGER],
+    };
+  }
+}
+
+/**
+ * Creates, configures and starts a service: HTTP (JSON bodies parsed here, with errors as
+ * JSON) plus its RabbitMQ request queue, after HTTP is listening so handlers never run
+ * before the module graph is ready (PITFALLS §1.10).
+ */
+export async function startServiceApp(service: ServiceName, rootModule: unknown, options: ServiceAppOptions = {}): Promise<INestApplication> {
+  const logger = createLogger(service, process.env.LOG_LEVEL ?? 'info', options.logDestination);
+  const app = await NestFactory.create<NestExpressApplication>(ServiceRootModule.wrap(rootModule, logger), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const config = app.get(ServiceConfig);
+  logger.level = config.LOG_LEVEL;
+
+  app.disable('x-powered-by');
+  if (config.TRUSTED_PROXIES?.length) app.set('trust proxy', config.TRUSTED_PROXIES);
+  app.use(requestLogging(logger));
+  const json = express.json({ limit: options.bodyLimit ?? '1mb' });
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
+    json(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const body = toApiError(err);
+      res.status(body.statusCode).json(body);
+    }),
+  );
+  app.enableShutdownHooks();
+
+  if (options.rpc !== false) {
+    app.connectMicroservice(rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE), { inheritAppConfig: true });
+  }
+  await app.listen(options.port ?? config.PORT, config.HOST);
+  if (options.rpc !== false) await app.startAllMicroservices();
+  logger.info({ port: (app.getHttpServer().address() as { port: number }).port }, `${service} service listening`);
+  return app;
+}

@@ -1,0 +1,89 @@
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
+import type { ServiceName } from '@shop/contracts';
+import { JwtAuthGuard } from '../auth/auth.guard';
+import { TokenRevocations } from '../auth/token-revocations';
+import { ServiceConfig } from '../config/service-config';
+import { ServiceConfigModule } from '../config/service-config.module';
+import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
+import { createValidationPipe } from '../errors/validation';
+import { EventsModule } from '../events/events.module';
+import { MongoProcessedEventStore } from '../events/mongo-processed-event.store';
+import { HealthController } from '../health/health.controller';
+import { ROOT_LOGGER } from '../logging/logger';
+import type { Logger } from 'pino';
+import { REDIS, RedisCloser, redisProvider } from '../redis/redis.provider';
+import { namespacedExchange } from '../rpc/rpc-names';
+import { RpcContextInterceptor } from '../rpc/rpc-server';
+import type { Connection } from 'mongoose';
+
+export const SERVICE_NAME = Symbol('SERVICE_NAME');
+
+export interface ServiceDefaultsOptions<C extends ServiceConfig> {
+  service: ServiceName;
+  config: Type<C>;
+}
+
+/**
+ * What every service gets by importing one module (the "service defaults" of eShop):
+ * validated config, MongoDB, Redis, JWT verification with revocation, the error filter,
+ * validation, request context for RabbitMQ handlers, /health and /ready.
+ */
+@Global()
+@Module({})
+export class ServiceDefaultsModule {
+  static forRoot<C extends ServiceConfig>(options: ServiceDefaultsOptions<C>): DynamicModule {
+    const configModule = ServiceConfigModule.forRoot(options.config);
+    return {
+      module: ServiceDefaultsModule,
+      imports: [
+        configModule,
+        MongooseModule.forRootAsync({
+          imports: [configModule],
+          inject: [ServiceConfig],
+          useFactory: (config: ServiceConfig) => ({
+            uri: config.MONGO_URI,
+            serverSelectionTimeoutMS: 5000,
+            connectTimeoutMS: 5000,
+            autoIndex: true,
+          }),
+        }),
+        JwtModule.registerAsync({
+          global: true,
+          imports: [configModule],
+          inject: [ServiceConfig],
+          useFactory: (config: ServiceConfig) => ({
+            secret: config.JWT_SECRET,
+            signOptions: { algorithm: 'HS256', expiresIn: config.JWT_TTL_SECONDS },
+            verifyOptions: { algorithms: ['HS256'] },
+          }),
+        }),
+        EventsModule.forRootAsync({
+          imports: [configModule],
+          inject: [ServiceConfig, getConnectionToken(), ROOT_LOGGER],
+          useFactory: (config: ServiceConfig, connection: Connection, logger: Logger) => ({
+            url: config.RABBITMQ_URL,
+            service: `${config.RABBITMQ_NAMESPACE}${options.service}`,
+            exchange: namespacedExchange(config.RABBITMQ_NAMESPACE),
+            store: new MongoProcessedEventStore(connection),
+            logger,
+          }),
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: SERVICE_NAME, useValue: options.service },
+        redisProvider,
+        RedisCloser,
+        TokenRevocations,
+        JwtAuthGuard,
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
+      ],
+      exports: [SERVICE_NAME, TokenRevocations, JwtAuthGuard, JwtModule, REDIS],
+    };
+  }
+}

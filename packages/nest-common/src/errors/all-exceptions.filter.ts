@@ -1,0 +1,32 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { throwError } from 'rxjs';
+import { acknowledgeRpc } from '../rpc/rpc-ack';
+import { toApiError } from './error-body';
+
+/**
+ * The one error filter of every service. Over HTTP it writes `{message, statusCode}`;
+ * over RabbitMQ it returns the same object as the error payload, which the caller's
+ * RpcClient turns back into the same HTTP status.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const body = toApiError(exception);
+    if (body.statusCode >= 500) {
+      this.logger.error(
+        exception instanceof Error ? exception.message : JSON.stringify(exception),
+        exception instanceof Error ? exception.stack : undefined,
+      );
+    }
+    if (host.getType() === 'rpc') {
+      acknowledgeRpc(host.switchToRpc().getContext());
+      return throwError(() => body);
+    }
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    res.status(body.statusCode).json(body);
+  }
+}

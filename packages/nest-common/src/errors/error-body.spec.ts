@@ -1,0 +1,39 @@
+import { BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { toApiError } from './error-body';
+
+describe('toApiError', () => {
+  it('keeps a string message and the status of an HttpException', () => {
+    expect(toApiError(new NotFoundException('Product not found'))).toEqual({ statusCode: 404, message: 'Product not found' });
+  });
+
+  it('never returns an array message', () => {
+    const err = new BadRequestException(['name should not be empty', 'email must be an email']);
+    expect(toApiError(err)).toEqual({ statusCode: 400, message: 'name should not be empty' });
+  });
+
+  it('keeps field details', () => {
+    const details = [{ field: 'email', message: 'email must be an email' }];
+    expect(toApiError(new BadRequestException({ message: 'email must be an email', details }))).toEqual({
+      statusCode: 400,
+      message: 'email must be an email',
+      details,
+    });
+  });
+
+  it('maps body-parser failures to 400 and 413', () => {
+    expect(toApiError({ status: 400, type: 'entity.parse.failed', message: 'Unexpected token' })).toEqual({
+      statusCode: 400,
+      message: 'Malformed JSON in request body',
+    });
+    expect(toApiError({ status: 413, type: 'entity.too.large' }).statusCode).toBe(413);
+  });
+
+  it('restores an error that crossed RabbitMQ', () => {
+    expect(toApiError({ statusCode: 409, message: 'Only 1 left in stock' })).toEqual({ statusCode: 409, message: 'Only 1 left in stock' });
+    expect(toApiError(new ServiceUnavailableException('Catalog service is unavailable')).statusCode).toBe(503);
+  });
+
+  it('hides unknown errors behind a generic 500', () => {
+    expect(toApiError(new Error('secret stack detail'))).toEqual({ statusCode: 500, message: 'Internal server error' });
+  });
+});

@@ -1,0 +1,63 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import type { ApiError } from '@shop/contracts';
+
+const GENERIC_MESSAGES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not authorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Request body is too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests, please try again later',
+  503: 'Service unavailable',
+};
+
+/** Errors thrown by body-parser carry `status`/`type` rather than being HttpExceptions. */
+interface ParserError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+function fromParserError(err: ParserError): ApiError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (!status || status < 400 || status >= 500 || typeof err.type !== 'string') return undefined;
+  if (err.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON in request body' };
+  if (err.type === 'entity.too.large') return { statusCode: 413, message: GENERIC_MESSAGES[413] };
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+    return { statusCode: 415, message: 'Unsupported request body encoding' };
+  return { statusCode: status, message: err.expose && err.message ? err.message : GENERIC_MESSAGES[status] ?? 'Bad request' };
+}
+
+/**
+ * Turns anything thrown into the one error shape of the API: `{ message, statusCode, details? }`
+ * with `message` always a string. Unknown errors are 500 with a generic message (the caller
+ * logs the real one); they never leak a stack.
+ */
+export function toApiError(exception: unknown): ApiError {
+  if (exception instanceof HttpException) {
+    const statusCode = exception.getStatus();
+    const response = exception.getResponse();
+    if (typeof response === 'string') return { statusCode, message: response };
+    const body = response as { message?: unknown; details?: ApiError['details'] };
+    let message: string;
+    if (typeof body.message === 'string') message = body.message;
+    else if (Array.isArray(body.message) && body.message.length) message = String(body.message[0]);
+    else message = GENERIC_MESSAGES[statusCode] ?? exception.message;
+    return body.details ? { statusCode, message, details: body.details } : { statusCode, message };
+  }
+  if (exception && typeof exception === 'object') {
+    const parsed = fromParserError(exception as ParserError);
+    if (parsed) return parsed;
+    // An error that crossed RabbitMQ as { statusCode, message }.
+    const rpc = exception as { statusCode?: unknown; message?: unknown };
+    if (typeof rpc.statusCode === 'number' && typeof rpc.message === 'string' && rpc.statusCode >= 400 && rpc.statusCode < 600) {
+      return { statusCode: rpc.statusCode, message: rpc.message };
+    }
+  }
+  return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
+}

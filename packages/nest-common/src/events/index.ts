@@ -1,0 +1,21 @@
+export { EventBus } from './event-bus';
+export {
+  consumerTopology,
+  EVENT_HEADERS,
+  type EventBusLogger,
+  type EventBusOptions,
+  type EventContext,
+  type EventHandler,
+  type EventHandlers,
+  type EventPublishOptions,
+  type EventSubscribeOptions,
+} from './event-bus.types';
+export { EVENT_BUS_OPTIONS, EventsModule, type EventsModuleAsyncOptions } from './events.module';
+export {
+  isDuplicateKeyError,
+  MongoProcessedEventStore,
+  PROCESSED_EVENTS_COLLECTION,
+  type ProcessedEventRecord,
+} from './mongo-processed-event.store';
+export { InMemoryProcessedEventStore, type ProcessedEventStore } from './processed-event.store';
+export { topicMatches } from './topic-pattern';

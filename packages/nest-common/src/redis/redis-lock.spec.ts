@@ -1,0 +1,33 @@
+import Redis from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withRedisLock } from './redis-lock';
+
+describe('withRedisLock (real Redis)', () => {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const key = `test:lock:${process.pid}:${Date.now()}`;
+
+  afterAll(async () => {
+    await redis.del(key, `${key}:counter`);
+    await redis.quit();
+  });
+
+  it('lets one holder at a time run a read-modify-write, so no update is lost', async () => {
+    await redis.set(`${key}:counter`, '0');
+    const increment = () =>
+      withRedisLock(redis, key, async () => {
+        const value = Number(await redis.get(`${key}:counter`));
+        await sleep(2);
+        await redis.set(`${key}:counter`, String(value + 1));
+      });
+    await Promise.all(Array.from({ length: 25 }, increment));
+    expect(await redis.get(`${key}:counter`)).toBe('25');
+    expect(await redis.exists(key)).toBe(0);
+  });
+
+  it('gives up with a 503 when the lock stays taken', async () => {
+    await redis.set(key, 'someone-else', 'PX', 2000);
+    await expect(withRedisLock(redis, key, async () => 'never', { waitMs: 50 })).rejects.toMatchObject({ status: 503 });
+    expect(await redis.get(key)).toBe('someone-else');
+    await redis.del(key);
+  });
+});

@@ -1,0 +1,36 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export interface LockOptions {
+  /** How long the lock lives if its holder dies (ms). */
+  ttlMs?: number;
+  /** How long to keep trying before giving up with a 503 (ms). */
+  waitMs?: number;
+}
+
+/**
+ * Serialises a read-modify-write per key. MongoDB-wire servers we run on (FerretDB) apply
+ * no update operator atomically, so a hot record (a stock level, a cart, the set of admins)
+ * is changed by one holder of this lock at a time: SET NX PX, released by compare-and-delete
+ * so a holder that outlived its TTL never frees someone else's lock.
+ */
+export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const ttlMs = options.ttlMs ?? 10_000;
+  const deadline = Date.now() + (options.waitMs ?? 5_000);
+  const token = randomUUID();
+  let delay = 5;
+  while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+    if (Date.now() > deadline) throw new ServiceUnavailableException('The service is busy, please try again');
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 100);
+  }
+  try {
+    return await fn();
+  } finally {
+    await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+  }
+}

@@ -1,0 +1,26 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, Provider } from '@nestjs/common';
+import Redis from 'ioredis';
+import { ServiceConfig } from '../config/service-config';
+
+export const REDIS = Symbol('REDIS');
+
+/** Fails fast instead of retrying a command for seconds while Redis is away (PITFALLS §4.1). */
+export function createRedis(url: string, logger = new Logger('Redis')): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+  redis.on('error', (err) => logger.warn(`Redis error: ${err.message}`));
+  return redis;
+}
+
+export const redisProvider: Provider = {
+  provide: REDIS,
+  useFactory: (config: ServiceConfig) => createRedis(config.REDIS_URL),
+  inject: [ServiceConfig],
+};
+
+@Injectable()
+export class RedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  async onApplicationShutdown() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

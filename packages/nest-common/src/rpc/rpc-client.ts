@@ -1,0 +1,69 @@
+import { HttpException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { ClientProxy, ClientProxyFactory, RmqRecordBuilder, Transport } from '@nestjs/microservices';
+import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
+import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { currentRequestId } from '../logging/request-context';
+import { namespacedQueue } from './rpc-names';
+
+export interface RpcClientOptions {
+  url: string;
+  namespace?: string;
+  timeoutMs: number;
+}
+
+function title(service: string): string {
+  return service.charAt(0).toUpperCase() + service.slice(1);
+}
+
+/**
+ * Asks another service and waits for its answer, never forever: a timeout or an
+ * unreachable broker/service becomes a 503 with a message, and an error the other service
+ * answered with comes back as the same HTTP status and message.
+ */
+export class RpcClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(RpcClient.name);
+  private readonly proxy: ClientProxy;
+
+  constructor(
+    readonly service: ServiceName,
+    private readonly options: RpcClientOptions,
+  ) {
+    // Never noAck:false here: the client consumes the direct-reply pseudo-queue (PITFALLS §1.3).
+    this.proxy = ClientProxyFactory.create({
+      transport: Transport.RMQ,
+      options: {
+        urls: [options.url],
+        queue: namespacedQueue(options.namespace ?? '', service),
+        queueOptions: { ...RPC_QUEUE_OPTIONS },
+        persistent: true,
+        socketOptions: { heartbeatIntervalInSeconds: 30 },
+      },
+    });
+  }
+
+  async send<TResult, TPayload = unknown>(pattern: string, payload: TPayload, timeoutMs = this.options.timeoutMs): Promise<TResult> {
+    const requestId = currentRequestId();
+    const record = new RmqRecordBuilder(payload)
+      .setOptions({ headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {}, expiration: String(timeoutMs) })
+      .build();
+    try {
+      return await lastValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+    } catch (err) {
+      throw this.toHttpError(pattern, err);
+    }
+  }
+
+  private toHttpError(pattern: string, err: unknown): HttpException {
+    const e = err as { statusCode?: unknown; message?: unknown };
+    if (e && typeof e.statusCode === 'number' && typeof e.message === 'string' && e.statusCode >= 400 && e.statusCode < 600) {
+      return new HttpException({ statusCode: e.statusCode, message: e.message }, e.statusCode);
+    }
+    const reason = err instanceof TimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);
+    this.logger.warn(`${pattern} failed: ${reason}`);
+    return new ServiceUnavailableException(`${title(this.service)} service is unavailable`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.proxy.close();
+  }
+}

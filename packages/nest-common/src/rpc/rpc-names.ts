@@ -1,0 +1,10 @@
+import { EVENTS_EXCHANGE, rpcQueue, type ServiceName } from '@shop/contracts';
+
+/** Queue and exchange names with the deployment's namespace (empty in production, unique per test suite). */
+export function namespacedQueue(namespace: string, service: ServiceName): string {
+  return `${namespace}${rpcQueue(service)}`;
+}
+
+export function namespacedExchange(namespace: string): string {
+  return `${namespace}${EVENTS_EXCHANGE}`;
+}

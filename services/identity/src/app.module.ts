@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ServiceDefaultsModule } from '@shop/nest-common';
+import { IdentityConfig } from './config/identity.config';
+import { SubscribersModule } from './subscribers/subscribers.module';
+import { UsersModule } from './users/users.module';
+
+@Module({
+  imports: [ServiceDefaultsModule.forRoot({ service: 'identity', config: IdentityConfig }), UsersModule, SubscribersModule],
+})
+export class AppModule {}

@@ -1,0 +1,12 @@
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { EmailField } from './user-fields';
+
+export class LoginDto {
+  @EmailField()
+  email!: string;
+
+  @IsNotEmpty({ message: 'Password is required' })
+  @IsString({ message: 'Password must be text' })
+  @MaxLength(1024, { message: 'Invalid email or password' })
+  password!: string;
+}

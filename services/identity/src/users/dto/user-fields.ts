@@ -1,0 +1,35 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsIn, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '@shop/contracts';
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trimLower = Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
+
+/** The rules of API.md "Users", with the messages a shopper reads. */
+export const NameField = () =>
+  applyDecorators(
+    trim,
+    IsNotEmpty({ message: 'Name is required' }),
+    IsString({ message: 'Name must be text' }),
+    MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` }),
+  );
+
+export const EmailField = () =>
+  applyDecorators(
+    trimLower,
+    IsNotEmpty({ message: 'Email is required' }),
+    IsString({ message: 'Email must be text' }),
+    MaxLength(254, { message: 'Please enter a valid email address' }),
+    IsEmail({}, { message: 'Please enter a valid email address' }),
+  );
+
+export const NewPasswordField = () =>
+  applyDecorators(
+    IsNotEmpty({ message: 'Password is required' }),
+    IsString({ message: 'Password must be text' }),
+    MinLength(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` }),
+    MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` }),
+  );
+
+export const RoleField = () => applyDecorators(IsIn(ROLES, { message: `Role must be one of: ${ROLES.join(', ')}` }));

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AdminUsersController } from './admin-users.controller';
+import { LoginThrottle } from './login-throttle';
+import { User, UserSchema } from './user.schema';
+import { UsersController } from './users.controller';
+import { UsersMessages } from './users.messages';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }])],
+  controllers: [UsersController, AdminUsersController, UsersMessages],
+  providers: [UsersService, LoginThrottle],
+  exports: [UsersService],
+})
+export class UsersModule {}
