@@ -5,10 +5,13 @@ import { IdentityConfig } from '../config/identity.config';
 import { hashPassword } from '../users/password';
 import { User, UserSchema } from '../users/user.schema';
 
-/** The logins a fresh development shop starts with (also in the README). */
+/**
+ * The logins a fresh shop starts with (also in the README). A deployment sets its own
+ * passwords through SEED_ADMIN_PASSWORD / SEED_CUSTOMER_PASSWORD.
+ */
 export const SEED_USERS = [
-  { name: 'Admin User', email: 'admin@example.com', password: 'Admin!2345', role: 'admin' as const },
-  { name: 'Casey Customer', email: 'customer@example.com', password: 'Customer!2345', role: 'customer' as const },
+  { name: 'Admin User', email: 'admin@example.com', password: process.env.SEED_ADMIN_PASSWORD || 'Admin!2345', role: 'admin' as const },
+  { name: 'Casey Customer', email: 'customer@example.com', password: process.env.SEED_CUSTOMER_PASSWORD || 'Customer!2345', role: 'customer' as const },
 ];
 
 /** Seeds an admin and a customer when the users database is empty; otherwise changes nothing. */
@@ -24,7 +27,8 @@ async function main() {
     }
     for (const u of SEED_USERS) {
       await users.create({ name: u.name, email: u.email, role: u.role, passwordHash: await hashPassword(u.password) });
-      console.log(`identity: seeded ${u.role} ${u.email} / ${u.password}`);
+      const shown = config.NODE_ENV === 'production' ? '(password from the environment)' : u.password;
+      console.log(`identity: seeded ${u.role} ${u.email} / ${shown}`);
     }
   } finally {
     await connection.close();

@@ -1,0 +1,40 @@
+# One image recipe for every Node part of the shop: `--build-arg APP=services/identity` (or
+# services/catalog, gateway, …). The build stage compiles the whole workspace once; the runtime
+# stage keeps production dependencies and the one app's output, runs as a non-root user, and
+# needs no writable root filesystem (uploads go to a mounted volume).
+ARG NODE_VERSION=20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /repo
+COPY package.json package-lock.json ./
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/nest-common/package.json packages/nest-common/
+COPY services/catalog/package.json services/catalog/
+COPY services/identity/package.json services/identity/
+COPY gateway/package.json gateway/
+COPY web/package.json web/
+COPY e2e/package.json e2e/
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.base.json tsconfig.build.json ./
+COPY packages packages
+COPY services services
+COPY gateway gateway
+COPY web web
+RUN npx tsc -b tsconfig.build.json && npm run build -w web && npm prune --omit=dev
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ARG APP
+ENV NODE_ENV=production APP=${APP}
+WORKDIR /repo
+COPY --from=build --chown=node:node /repo/node_modules node_modules
+COPY --from=build --chown=node:node /repo/package.json ./
+COPY --from=build --chown=node:node /repo/packages/contracts/package.json packages/contracts/
+COPY --from=build --chown=node:node /repo/packages/contracts/dist packages/contracts/dist
+COPY --from=build --chown=node:node /repo/packages/nest-common/package.json packages/nest-common/
+COPY --from=build --chown=node:node /repo/packages/nest-common/dist packages/nest-common/dist
+COPY --from=build --chown=node:node /repo/${APP}/package.json ${APP}/
+COPY --from=build --chown=node:node /repo/${APP}/dist ${APP}/dist
+COPY --from=build --chown=node:node /repo/web/dist web/dist
+USER node
+EXPOSE 8080 3001 3002 3003 3004 3005
+CMD ["sh", "-c", "exec node \"$APP/dist/main.js\""]
