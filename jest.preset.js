@@ -7,6 +7,7 @@ module.exports = function preset(dir, overrides = {}) {
     displayName: path.relative(__dirname, dir),
     rootDir: dir,
     testEnvironment: 'node',
+    setupFiles: [require.resolve('reflect-metadata')],
     testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
     transform: {
       '^.+\\.(t|j)sx?$': [

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, EVENTS, PATTERNS, type EventEnvelope, type PublicUser, type UserRoleChangedEvent } from '@shop/contracts';
-import { EventBus, RpcClient } from '@shop/nest-common';
-import { request, type TestService } from '@shop/nest-common/testing';
+import { EventBus, namespacedExchange, RpcClient } from '@shop/nest-common';
+import { deleteConsumerTopology, request, type TestService } from '@shop/nest-common/testing';
 import { UsersService } from '../src/users/users.service';
 import { createAdmin, PASSWORD, registerCustomer, startIdentity, uniqueEmail } from './identity.fixtures';
 
@@ -74,7 +74,8 @@ describe('identity: admin user management', () => {
 
   it('voids a user’s tokens the moment their role changes, and announces it', async () => {
     const received: Array<EventEnvelope<UserRoleChangedEvent>> = [];
-    const listener = new EventBus({ url: svc.config.RABBITMQ_URL, service: `${svc.namespace}listener`, exchange: `${svc.namespace}shop.events` });
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const listener = new EventBus({ url: svc.config.RABBITMQ_URL, service: 'listener', queuePrefix: svc.namespace, exchange: namespacedExchange(svc.namespace), logger: quiet });
     await listener.start();
     await listener.subscribe({ [EVENTS.identity.userRoleChanged]: async (e) => void received.push(e) });
     try {
@@ -97,6 +98,7 @@ describe('identity: admin user management', () => {
       expect(event?.data).toEqual(expect.objectContaining({ role: 'admin', previousRole: 'customer', revokedBefore: expect.any(Number) }));
     } finally {
       await listener.close();
+      await deleteConsumerTopology(svc.config.RABBITMQ_URL, `${svc.namespace}listener.events`);
     }
   });
 

@@ -65,7 +65,8 @@ export class ServiceDefaultsModule {
           inject: [ServiceConfig, getConnectionToken(), ROOT_LOGGER],
           useFactory: (config: ServiceConfig, connection: Connection, logger: Logger) => ({
             url: config.RABBITMQ_URL,
-            service: `${config.RABBITMQ_NAMESPACE}${options.service}`,
+            service: options.service,
+            queuePrefix: config.RABBITMQ_NAMESPACE,
             exchange: namespacedExchange(config.RABBITMQ_NAMESPACE),
             store: new MongoProcessedEventStore(connection),
             logger,

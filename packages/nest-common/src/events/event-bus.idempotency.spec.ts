@@ -30,7 +30,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function openDb(): Promise<Connection> {
   return mongoose.createConnection(MONGO_URL, { dbName, serverSelectionTimeoutMS: 5000 }).asPromise();
@@ -131,7 +131,8 @@ describe('EventBus idempotency with the Mongo store (real RabbitMQ + FerretDB)',
 
   it('handles an event published twice with the same eventId once (one after the other, and together)', async () => {
     const handled: string[] = [];
-    const consumer = await consumerBus(handled);
+    // A slow handler, so that the two copies published together are in flight at the same time.
+    const consumer = await consumerBus(handled, { onHandle: () => sleep(150) });
     const publisher = await publisherBus();
 
     const sequential = randomUUID();

@@ -30,7 +30,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('EventBus (real RabbitMQ)', () => {
   let raw: amqplib.ChannelModel;
@@ -142,7 +142,10 @@ describe('EventBus (real RabbitMQ)', () => {
     const seen: Record<string, EventEnvelope[]> = { catalog: [], cart: [] };
     const catalog = await started('catalog', { logger: catalogLog });
     const cart = await started('cart');
-    await catalog.subscribe({ 'orders.order.placed': async (e) => void seen.catalog.push(e) }, { queue: queue('catalog') });
+    await catalog.subscribe(
+      { 'orders.order.placed': async (e) => void seen.catalog.push(e) },
+      { queue: queue('catalog') },
+    );
     await cart.subscribe({ 'orders.order.placed': async (e) => void seen.cart.push(e) }, { queue: queue('cart') });
 
     const publisher = await started('orders');
@@ -293,13 +296,17 @@ describe('EventBus (real RabbitMQ)', () => {
     const publisher = await started('orders', { publishTimeoutMs: 300, reconnectDelayMs: 5000 });
     await connectionOf(publisher).close();
     const t0 = Date.now();
-    await expect(publisher.publish('orders.order.placed', {})).rejects.toThrow(/could not publish orders\.order\.placed .*timeout/);
+    await expect(publisher.publish('orders.order.placed', {})).rejects.toThrow(
+      /could not publish orders\.order\.placed .*timeout/,
+    );
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('start() fails with a clear error when no broker answers', async () => {
     const b = bus('nowhere', { url: 'amqp://guest:secret@127.0.0.1:1', connectTimeoutMs: 500 });
-    await expect(b.start()).rejects.toThrow(/cannot connect to RabbitMQ at amqp:\/\/guest:\*\*\*@127\.0\.0\.1:1.* within 500 ms/);
+    await expect(b.start()).rejects.toThrow(
+      /cannot connect to RabbitMQ at amqp:\/\/guest:\*\*\*@127\.0\.0\.1:1.* within 500 ms/,
+    );
     await expect(b.publish('x.y.z', {})).rejects.toThrow(/not started/);
   });
 });

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AmqpConnectionManagerClass,
-  type AmqpConnectionManager,
-  type ChannelWrapper,
-} from 'amqp-connection-manager';
+import { AmqpConnectionManagerClass, type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
 import pino from 'pino';
 import { EVENTS_EXCHANGE, type EventEnvelope } from '@shop/contracts';
@@ -45,6 +41,7 @@ export class EventBus {
     this.logger = options.logger ?? pino({ name: 'event-bus', base: { service: options.service } });
     this.options = {
       exchange: EVENTS_EXCHANGE,
+      queuePrefix: '',
       prefetch: 10,
       maxAttempts: 5,
       retryDelayMs: 5000,
@@ -98,9 +95,15 @@ export class EventBus {
     manager.on('unblocked', () => this.logger.info({ broker: where }, 'broker unblocked publishing'));
     try {
       await manager.connect({ timeout: connectTimeoutMs });
-      const publisher = manager.createChannel({ name: `events-publisher:${service}`, confirm: true, publishTimeout: publishTimeoutMs });
+      const publisher = manager.createChannel({
+        name: `events-publisher:${service}`,
+        confirm: true,
+        publishTimeout: publishTimeoutMs,
+      });
       publisher.on('error', (err: Error) => this.logger.error({ err }, 'event publisher channel setup failed'));
-      await publisher.addSetup((channel: ConfirmChannel) => channel.assertExchange(exchange, 'topic', { durable: true }));
+      await publisher.addSetup((channel: ConfirmChannel) =>
+        channel.assertExchange(exchange, 'topic', { durable: true }),
+      );
       this.manager = manager;
       this.publisher = publisher;
     } catch (err) {
@@ -148,14 +151,14 @@ export class EventBus {
   }
 
   /**
-   * Starts consuming: declares `${queue}` (default `${service}.events`) bound to every key of
+   * Starts consuming: declares `${queue}` (default `${queuePrefix}${service}.events`) bound to every key of
    * `handlers`, its retry queue and its dead-letter exchange/queue. Resolves once consuming.
    */
   async subscribe(handlers: EventHandlers, opts: EventSubscribeOptions = {}): Promise<void> {
     if (!this.manager || this.closed) throw new Error(`EventBus(${this.service}): not started (or closed)`);
     if (Object.keys(handlers).length === 0) throw new Error('EventBus: subscribe() needs at least one handler');
     const o = this.options;
-    const queue = opts.queue ?? `${o.service}.events`;
+    const queue = opts.queue ?? `${o.queuePrefix}${o.service}.events`;
     if (!o.store) {
       this.logger.warn({ queue }, 'no ProcessedEventStore: redelivered events reach the handlers again');
     }

@@ -13,6 +13,8 @@ export interface EventBusOptions {
   url: string;
   /** Name of this service: default queue `${service}.events`, appId of published messages. */
   service: string;
+  /** Prefix of the default queue name `${queuePrefix}${service}.events` (the deployment namespace); default ''. */
+  queuePrefix?: string;
   /** Topic exchange; default `shop.events` (EVENTS_EXCHANGE). */
   exchange?: string;
   /** Unacked deliveries per consumer; default 10. */
@@ -52,7 +54,7 @@ export type EventHandler<T = any> = (event: EventEnvelope<T>, context: EventCont
 export type EventHandlers = Record<string, EventHandler>;
 
 export interface EventSubscribeOptions {
-  /** Default `${service}.events`. One queue per consuming service; replicas share it. */
+  /** Default `${queuePrefix}${service}.events`. One queue per consuming service; replicas share it. */
   queue?: string;
 }
 

@@ -74,9 +74,7 @@ export class EventConsumer {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    await Promise.all(
-      [...this.consumerTags].map(([channel, tag]) => channel.cancel(tag).catch(() => undefined)),
-    );
+    await Promise.all([...this.consumerTags].map(([channel, tag]) => channel.cancel(tag).catch(() => undefined)));
     if (this.inFlight.size > 0) {
       await Promise.race([Promise.allSettled([...this.inFlight]), delay(this.cfg.drainTimeoutMs)]);
     }
@@ -137,7 +135,14 @@ export class EventConsumer {
     }
     const handler = this.findHandler(envelope.type);
     if (!handler) {
-      await this.deadLetter(channel, msg, envelope.type, `no handler for event type "${envelope.type}"`, failedSoFar, envelope);
+      await this.deadLetter(
+        channel,
+        msg,
+        envelope.type,
+        `no handler for event type "${envelope.type}"`,
+        failedSoFar,
+        envelope,
+      );
       return;
     }
     const run = () => this.process(channel, msg, envelope, handler, failedSoFar + 1);
@@ -211,13 +216,20 @@ export class EventConsumer {
       return;
     }
     logger.warn({ ...log, err }, `event handler failed: retry ${attempt + 1}/${maxAttempts} in ${retryDelayMs} ms`);
-    await this.forward(channel, msg, '', this.topology.retryQueue, {
-      expiration: String(retryDelayMs),
-      headers: {
-        [EVENT_HEADERS.attempts]: attempt,
-        [EVENT_HEADERS.lastError]: truncate(errorText(err)),
+    await this.forward(
+      channel,
+      msg,
+      '',
+      this.topology.retryQueue,
+      {
+        expiration: String(retryDelayMs),
+        headers: {
+          [EVENT_HEADERS.attempts]: attempt,
+          [EVENT_HEADERS.lastError]: truncate(errorText(err)),
+        },
       },
-    }, log);
+      log,
+    );
   }
 
   private async deadLetter(

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startServiceApp } from '../bootstrap/create-service-app';
 import { ServiceConfig } from '../config/service-config';
+import { consumerTopology } from '../events/event-bus.types';
 import { namespacedExchange, namespacedQueue } from '../rpc/rpc-names';
 
 export const TEST_JWT_SECRET = 'test-secret-for-the-shop-suites';
@@ -103,24 +104,34 @@ export async function startTestService(service: ServiceName, rootModule: unknown
       const connection = app.get<Connection>(getConnectionToken());
       await connection.db?.dropDatabase().catch(() => undefined);
       await app.close();
-      await deleteQueues(env.RABBITMQ_URL, [namespacedQueue(namespace, service), ...(options.extraQueues ?? [])], options.namespace ? undefined : namespacedExchange(namespace));
+      const events = consumerTopology(`${namespace}${service}.events`);
+      await deleteBrokerObjects(env.RABBITMQ_URL, {
+        queues: [namespacedQueue(namespace, service), events.queue, events.retryQueue, events.dlq, ...(options.extraQueues ?? [])],
+        // The suite's exchange goes with the last service of the namespace: the one that created the namespace.
+        exchanges: [events.dlx, ...(options.namespace ? [] : [namespacedExchange(namespace)])],
+      });
     },
   };
 }
 
-async function deleteQueues(url: string, queues: string[], exchange?: string): Promise<void> {
+/** Deletes an event consumer's queues (queue, retry, DLQ, DLX) that a suite declared itself. */
+export async function deleteConsumerTopology(url: string, queue: string): Promise<void> {
+  const t = consumerTopology(queue);
+  await deleteBrokerObjects(url, { queues: [t.queue, t.retryQueue, t.dlq], exchanges: [t.dlx] });
+}
+
+/** Deletes what a suite declared; one channel per call, since a failed delete closes its channel. */
+async function deleteBrokerObjects(url: string, objects: { queues: string[]; exchanges: string[] }): Promise<void> {
   const connection = await amqp.connect(url);
+  const attempt = async (fn: (channel: amqp.Channel) => Promise<unknown>) => {
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    await fn(channel).catch(() => undefined);
+    await channel.close().catch(() => undefined);
+  };
   try {
-    for (const queue of queues) {
-      const channel = await connection.createChannel();
-      await channel.deleteQueue(queue).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-    }
-    if (exchange) {
-      const channel = await connection.createChannel();
-      await channel.deleteExchange(exchange).catch(() => undefined);
-      await channel.close().catch(() => undefined);
-    }
+    for (const queue of objects.queues) await attempt((ch) => ch.deleteQueue(queue));
+    for (const exchange of objects.exchanges) await attempt((ch) => ch.deleteExchange(exchange));
   } finally {
     await connection.close();
   }

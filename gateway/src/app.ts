@@ -1,0 +1,125 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import compression from 'compression';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { GatewayConfig } from './config';
+import { MESSAGES, sendError } from './errors';
+import { health, ready } from './health';
+import { createLogger, type Logger } from './logger';
+import { buildOpenApi } from './openapi';
+import { createServiceProxies } from './proxy';
+import { rateLimits } from './rate-limit';
+import { closeRedis, createRedis, waitForRedis } from './redis';
+import { requestContext, requestIdOf } from './request-id';
+import { isBackendPath } from './routes';
+import { corsPolicy, securityHeaders } from './security';
+import { staticSpa } from './static-spa';
+
+export interface Gateway {
+  app: Express;
+  redis: Redis;
+  logger: Logger;
+  /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
+  start(): Promise<{ port: number; url: string }>;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface GatewayOptions {
+  logger?: Logger;
+}
+
+/**
+ * Builds the gateway. Order matters: request id → security headers → CORS → compression → own endpoints
+ * → rate limits → proxies (no body parser anywhere: bodies stream through) → SPA → JSON 404 / errors.
+ */
+export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const redis = createRedis(config.redisUrl, logger);
+  const proxies = createServiceProxies(config, logger);
+  const openApi = JSON.stringify(buildOpenApi());
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(requestContext(logger));
+  app.use(securityHeaders(config));
+  const cors = corsPolicy(config);
+  if (cors) app.use(cors);
+  app.use(compression());
+
+  app.get('/health', health);
+  app.get('/ready', ready(config, redis));
+  app.get('/api/docs', (_req, res) => {
+    res.type('json').send(openApi);
+  });
+
+  app.use(rateLimits(config, redis, logger));
+  app.use(proxies.handler);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    // Anything under /api that the route table does not know.
+    if (isBackendPath(req.path)) return sendError(res, 404, MESSAGES.notFound);
+    next();
+  });
+  app.use(staticSpa(config.webDist));
+
+  app.use((_req: Request, res: Response) => {
+    sendError(res, 404, MESSAGES.notFound);
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status =
+      (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      sendError(res, status, status === 404 ? MESSAGES.notFound : 'Bad request');
+      return;
+    }
+    logger.error({ requestId: requestIdOf(req), err }, 'unhandled error');
+    if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
+  });
+
+  let server: Server | undefined;
+
+  const start = async (): Promise<{ port: number; url: string }> => {
+    // Give Redis a moment so the first logins are counted; without it we start anyway (fail open).
+    if (!(await waitForRedis(redis, 2000)))
+      logger.warn({ redisUrl: config.redisUrl }, 'Redis not reachable yet: starting without rate limits');
+    return new Promise((resolve, reject) => {
+      const listening = app.listen(config.port, config.host);
+      listening.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
+      listening.headersTimeout = 66_000;
+      listening.once('error', reject);
+      listening.once('listening', () => {
+        server = listening;
+        const { port } = listening.address() as AddressInfo;
+        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+        logger.info(
+          { port, host: config.host, upstreams: config.upstreams, webDist: config.webDist },
+          'gateway listening',
+        );
+        resolve({ port, url: `http://${host}:${port}` });
+      });
+    });
+  };
+
+  const close = async (graceMs = 10_000): Promise<void> => {
+    if (server) {
+      const closing = server;
+      server = undefined;
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => closing.closeAllConnections(), graceMs);
+        closing.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        closing.closeIdleConnections();
+      });
+    }
+    proxies.close();
+    await closeRedis(redis);
+  };
+
+  return { app, redis, logger, start, close };
+}

@@ -1,0 +1,127 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  proxyEventsPlugin,
+  type RequestHandler as ProxyHandler,
+} from 'http-proxy-middleware';
+import { SERVICES, type ServiceName } from '@shop/contracts';
+import type { GatewayConfig } from './config';
+import { MESSAGES, sendError, unavailableMessage } from './errors';
+import type { Logger } from './logger';
+import { requestIdOf } from './request-id';
+import { matchRoute, normalisePath, type Route } from './routes';
+
+export interface ServiceProxies {
+  /** Express middleware: proxies a request whose path is in the route table, else calls next(). */
+  handler: RequestHandler;
+  /** Drops the keep-alive connections to the upstreams. */
+  close(): void;
+}
+
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+/**
+ * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
+ * full original path (PITFALLS §2.3). Bodies are never parsed here: they stream through, and their size
+ * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
+ */
+export function createServiceProxies(config: GatewayConfig, logger: Logger): ServiceProxies {
+  const agents: Array<http.Agent> = [];
+  // Requests whose body overflowed before the upstream request existed; and the upstream requests.
+  const overflowed = new WeakSet<IncomingMessage>();
+  const upstreamRequests = new WeakMap<IncomingMessage, ClientRequest>();
+
+  const limitFor = (route: Route | undefined): number =>
+    route?.upload ? config.uploadBodyLimitBytes : config.bodyLimitBytes;
+
+  const proxies = {} as Record<ServiceName, ProxyHandler>;
+  for (const service of SERVICES) {
+    const target = config.upstreams[service];
+    const AgentClass = target.startsWith('https:') ? https.Agent : http.Agent;
+    const agent = new AgentClass({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' });
+    agents.push(agent);
+
+    proxies[service] = createProxyMiddleware({
+      target,
+      agent,
+      changeOrigin: false,
+      xfwd: true,
+      proxyTimeout: config.proxyTimeoutMs,
+      // The client side may idle a little longer than the upstream, so the 503 below wins the race.
+      timeout: config.proxyTimeoutMs + 5_000,
+      pathFilter: (pathname) => matchRoute(pathname)?.service === service,
+      // Our own error handler instead of the default plain-text 504 (PITFALLS §2.5).
+      ejectPlugins: true,
+      plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
+      on: {
+        start: (req, res) => watchBodySize(req, res, limitFor(matchRoute(pathOf(req)))),
+        proxyReq: (proxyReq, req) => {
+          if (overflowed.has(req)) proxyReq.destroy();
+          else upstreamRequests.set(req, proxyReq);
+        },
+        proxyRes: (proxyRes) => {
+          delete proxyRes.headers['x-powered-by'];
+        },
+        error: (err, req, res) => {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (overflowed.has(req)) return; // we cut the upload off ourselves and already answered 413
+          logger.warn({ requestId: requestIdOf(req), upstream: service, code, err: err.message }, 'upstream failed');
+          if (!isServerResponse(res)) {
+            res.destroy();
+            return;
+          }
+          if (!sendError(res, 503, unavailableMessage(service))) res.destroy();
+        },
+      },
+    });
+  }
+
+  /** Chunked (or lying) bodies: count bytes as they stream and stop at the limit. */
+  function watchBodySize(req: IncomingMessage, res: ServerResponse, limit: number): void {
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= limit || overflowed.has(req)) return;
+      overflowed.add(req);
+      req.unpipe();
+      sendError(res, 413, MESSAGES.tooLarge, { Connection: 'close' });
+      upstreamRequests.get(req)?.destroy();
+    });
+  }
+
+  const handler: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    const route = matchRoute(req.path);
+    if (!route) return next();
+    if (DOT_SEGMENT.test(normalisePath(req.path))) {
+      sendError(res, 400, MESSAGES.badPath);
+      return;
+    }
+    res.locals.upstream = route.service;
+
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limitFor(route)) {
+      // Answer before reading a byte; close so the unread body is not taken as the next request.
+      sendError(res, 413, MESSAGES.tooLarge, { Connection: 'close' });
+      return;
+    }
+    void proxies[route.service](req, res, next);
+  };
+
+  return {
+    handler,
+    close: () => agents.forEach((agent) => agent.destroy()),
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0];
+}
+
+function isServerResponse(res: ServerResponse | Socket): res is ServerResponse {
+  return typeof (res as ServerResponse).setHeader === 'function';
+}

@@ -1,0 +1,49 @@
+import { Redis } from 'ioredis';
+import { throttled, type Logger } from './logger';
+
+/**
+ * One Redis client for the process, built to fail fast (PITFALLS §4.1): no offline queue, few retries,
+ * short command timeout, reconnects in the background, errors logged (throttled) instead of thrown.
+ */
+export function createRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2000,
+    commandTimeout: 1000,
+    disconnectTimeout: 200, // ioredis otherwise keeps a 2 s timer alive after disconnecting a dead socket
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  const warn = throttled(10_000);
+  redis.on('error', (err: Error) => warn(() => logger.warn({ err: err.message }, 'redis error')));
+  return redis;
+}
+
+/** QUIT when connected, otherwise just stop reconnecting. Never throws. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status === 'ready') {
+    try {
+      await redis.quit();
+      return;
+    } catch {
+      // fall through to a hard disconnect
+    }
+  }
+  redis.disconnect();
+}
+
+/** Resolves when the client is ready, or after timeoutMs (never rejects: callers fail open). */
+export function waitForRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean): void => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}

@@ -1,0 +1,60 @@
+import type { ServiceName } from '@shop/contracts';
+
+/** One public path prefix and the service that answers it. Upstreams receive the full original path. */
+export interface Route {
+  prefix: string;
+  service: ServiceName;
+  /** Uploads may carry a larger (streamed) body than JSON routes. */
+  upload?: boolean;
+}
+
+/** THE route table: every public path the gateway proxies. */
+export const ROUTES: readonly Route[] = [
+  { prefix: '/api/users', service: 'identity' },
+  { prefix: '/api/admin/users', service: 'identity' },
+  { prefix: '/api/subscribe', service: 'identity' },
+  { prefix: '/api/products', service: 'catalog' },
+  { prefix: '/api/admin/products', service: 'catalog' },
+  { prefix: '/api/upload', service: 'catalog', upload: true },
+  { prefix: '/uploads', service: 'catalog' },
+  { prefix: '/api/cart', service: 'cart' },
+  { prefix: '/api/checkout', service: 'checkout' },
+  { prefix: '/api/config', service: 'checkout' },
+  { prefix: '/api/orders', service: 'orders' },
+  { prefix: '/api/admin/orders', service: 'orders' },
+  { prefix: '/api/admin/stats', service: 'orders' },
+];
+
+/** Rate-limited calls: method + normalised path. */
+export const RATE_LIMITED = {
+  login: { method: 'POST', path: '/api/users/login' },
+  register: { method: 'POST', path: '/api/users/register' },
+} as const;
+
+/**
+ * The form of a path that the services' routers (Express: case-insensitive, non-strict) treat as equal:
+ * percent-decoded, lower-cased, without a trailing slash. Used for every matching decision, so that
+ * `/API/Users/Login/` cannot slip past the rate limiter.
+ */
+export function normalisePath(pathname: string): string {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // A malformed escape cannot match a route literally either; keep it as sent.
+  }
+  const lowered = decoded.toLowerCase();
+  return lowered.length > 1 ? lowered.replace(/\/+$/, '') || '/' : lowered;
+}
+
+/** The route whose prefix owns this path (on a segment boundary), or undefined. */
+export function matchRoute(pathname: string): Route | undefined {
+  const p = normalisePath(pathname);
+  return ROUTES.find((route) => p === route.prefix || p.startsWith(`${route.prefix}/`));
+}
+
+/** True for paths the SPA must never answer: /api and /uploads. */
+export function isBackendPath(pathname: string): boolean {
+  const p = normalisePath(pathname);
+  return p === '/api' || p.startsWith('/api/') || p === '/uploads' || p.startsWith('/uploads/');
+}

@@ -1,0 +1,58 @@
+import * as path from 'node:path';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { isBackendPath, normalisePath } from './routes';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>NFL Shop</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
+<h1>The web app is not built yet</h1>
+<p>The gateway is running and the API is available under <code>/api</code>, but there is no built web app to serve.
+Build it (<code>npm run build</code>) or run <code>npm start</code>, then reload this page.</p>
+</body></html>
+`;
+
+/**
+ * Serves the built SPA: files from webDist (hashed /assets/* cached for a year, everything else
+ * revalidated), and index.html for any other GET/HEAD outside /api and /uploads (history fallback for
+ * deep links). Without a build it answers a small placeholder page instead of failing.
+ */
+export function staticSpa(webDist: string): RequestHandler {
+  const assetsDir = path.join(webDist, 'assets') + path.sep;
+  const indexFile = path.join(webDist, 'index.html');
+
+  const files = express.static(webDist, {
+    index: false,
+    redirect: false,
+    cacheControl: false,
+    dotfiles: 'ignore',
+    setHeaders: (res, filePath) => {
+      res.setHeader(
+        'Cache-Control',
+        filePath.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+
+  const sendIndex = (req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(indexFile, { cacheControl: false }, (err?: NodeJS.ErrnoException) => {
+      if (!err) return;
+      if (res.headersSent) return;
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
+        res.status(200).type('html').send(NOT_BUILT_PAGE);
+        return;
+      }
+      next(err);
+    });
+  };
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isBackendPath(req.path)) return next();
+    files(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      // A missing hashed asset is a 404, not HTML the browser would try to run as a script.
+      if (normalisePath(req.path).startsWith('/assets/')) return next();
+      sendIndex(req, res, next);
+    });
+  };
+}
