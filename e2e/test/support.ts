@@ -1,0 +1,111 @@
+// What the e2e suites share: where the running shop is (set by ../global-setup.mjs) and a small fetch client.
+
+export interface Login {
+  role: string;
+  email: string;
+  password: string;
+}
+
+export interface E2eEnv {
+  /** The gateway of the test stack, e.g. http://127.0.0.1:18080 */
+  baseUrl: string;
+  /** A second gateway whose upstreams all point at a port where nothing listens. */
+  deadGatewayUrl: string;
+  running: string[];
+  /** Services on disk that are not built (no dist/main.js), so not running. */
+  missing: string[];
+  logins: Login[];
+  logDir: string;
+  screenshotDir: string;
+  /** Debian's chromium and the launch arguments every browser test uses. */
+  chromium: { path: string; args: string[] };
+}
+
+const list = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : []);
+
+/** The running stack; throws (failing the suite with the reason) when global setup could not start it. */
+export function e2eEnv(): E2eEnv {
+  if (process.env.E2E_SETUP_ERROR) throw new Error(`the e2e stack did not start:\n${process.env.E2E_SETUP_ERROR}`);
+  if (!process.env.E2E_BASE_URL)
+    throw new Error(
+      'E2E_BASE_URL is not set: run the e2e suites through jest (npm test), whose global setup starts the shop',
+    );
+  return {
+    baseUrl: process.env.E2E_BASE_URL,
+    deadGatewayUrl: process.env.E2E_DEAD_GATEWAY_URL ?? '',
+    running: list(process.env.E2E_RUNNING_SERVICES),
+    missing: list(process.env.E2E_MISSING_SERVICES),
+    logins: JSON.parse(process.env.E2E_LOGINS ?? '[]') as Login[],
+    logDir: process.env.E2E_LOG_DIR ?? '',
+    screenshotDir: process.env.E2E_SCREENSHOT_DIR ?? '',
+    chromium: JSON.parse(process.env.E2E_CHROMIUM ?? '{"path":"/usr/bin/chromium","args":[]}') as E2eEnv['chromium'],
+  };
+}
+
+export function login(env: E2eEnv, role: 'admin' | 'customer'): Login {
+  const found = env.logins.find((l) => l.role === role);
+  if (!found) throw new Error(`no seeded ${role} login known`);
+  return found;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  body: any;
+}
+
+export interface ApiOptions {
+  token?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is, with Content-Type: application/json (for malformed bodies). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call; never throws on an error status. */
+export async function api(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: ApiOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.json !== undefined || options.raw !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = options.raw ?? JSON.stringify(options.json);
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(20000) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+/** Every key in a JSON value, at any depth (to prove no password or hash leaks anywhere). */
+export function allKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(allKeys);
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [k, ...allKeys(v)]);
+  return [];
+}
+
+/** Asserts the API's error shape: JSON `{ message: string, statusCode }` with the given status. */
+export function expectJsonError(res: ApiResponse, status: number): void {
+  expect({ status: res.status, contentType: res.headers.get('content-type') }).toEqual({
+    status,
+    contentType: expect.stringContaining('application/json'),
+  });
+  expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: status }));
+  expect(res.body.message.length).toBeGreaterThan(0);
+}
+
+export const uniqueEmail = (tag: string) =>
+  `e2e.${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@Example.com`;

@@ -1,0 +1,88 @@
+// Builds what is stale: the embedded FerretDB (Go), the TypeScript workspaces (tsc -b, incremental)
+// and the web app (only when its sources changed since web/dist was written).
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildFerret } from './infra.mjs';
+import { ROOT, log, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
+
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const WEB = path.join(ROOT, 'web');
+
+/** Every TypeScript workspace on disk (a tsconfig.json under packages/*, services/* or gateway). */
+export function tsWorkspaces() {
+  const found = [];
+  for (const parent of ['packages', 'services']) {
+    const dir = path.join(ROOT, parent);
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir).sort()) {
+      if (fs.existsSync(path.join(dir, name, 'tsconfig.json'))) found.push(`${parent}/${name}`);
+    }
+  }
+  if (fs.existsSync(path.join(ROOT, 'gateway/tsconfig.json'))) found.push('gateway');
+  return found;
+}
+
+/** Workspaces with a tsconfig.json that tsconfig.build.json does not reference yet (built anyway, with a warning). */
+function buildReferences() {
+  return (readJson(path.join(ROOT, 'tsconfig.build.json')).references || []).map((r) =>
+    path.normalize(r.path).replace(/\/tsconfig\.json$/, ''),
+  );
+}
+
+export function unreferencedWorkspaces() {
+  const refs = buildReferences();
+  return tsWorkspaces().filter((w) => !refs.includes(path.normalize(w)));
+}
+
+export async function buildTypeScript() {
+  const refs = buildReferences();
+  const absent = refs.filter((r) => !fs.existsSync(path.join(ROOT, r, 'tsconfig.json')));
+  const extra = unreferencedWorkspaces();
+  if (extra.length) warn(`not referenced in tsconfig.build.json (built anyway, please add them): ${extra.join(', ')}`);
+  if (!absent.length) {
+    await run(process.execPath, [TSC, '-b', 'tsconfig.build.json', ...extra], { what: 'tsc -b tsconfig.build.json' });
+    return;
+  }
+  // A referenced workspace is not in this checkout (yet): build the ones that are, rather than fail on a path.
+  warn(`tsconfig.build.json references workspaces that are not here (skipped): ${absent.join(', ')}`);
+  const present = refs.filter((r) => !absent.includes(r));
+  await run(process.execPath, [TSC, '-b', ...present, ...extra], {
+    what: `tsc -b ${[...present, ...extra].join(' ')}`,
+  });
+}
+
+/** True when web/dist/index.html is missing or older than any source the web build reads. */
+export function webNeedsBuild() {
+  const built = mtimeMs(path.join(WEB, 'dist/index.html'));
+  if (!built) return true;
+  const sources = Math.max(
+    newestMtime(WEB, ['node_modules', 'dist']),
+    newestMtime(path.join(ROOT, 'packages/contracts/src')),
+  );
+  return sources > built;
+}
+
+export async function buildWeb({ force = false } = {}) {
+  if (!force && !webNeedsBuild()) return false;
+  await run('npm', ['run', '--silent', 'build', '-w', 'web'], { what: 'npm run build -w web' });
+  return true;
+}
+
+/** FerretDB, TypeScript, web, each only when stale; timings appended to `timings`. */
+export async function buildAll(timings, { force = false } = {}) {
+  await step(
+    'build FerretDB (when missing or stale)',
+    async () => {
+      if (!(await buildFerret({ force }))) log('FerretDB binary is up to date');
+    },
+    timings,
+  );
+  await step('build TypeScript (tsc -b tsconfig.build.json)', buildTypeScript, timings);
+  await step(
+    'build web (when stale)',
+    async () => {
+      if (!(await buildWeb({ force }))) log('web/dist is up to date');
+    },
+    timings,
+  );
+}

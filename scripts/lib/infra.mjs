@@ -1,0 +1,217 @@
+// The servers the shop needs around it: Redis and RabbitMQ (installed on the machine; started here when
+// installed but stopped) and our embedded FerretDB (built from tools/ferretdb, started per run).
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startProcess, stopLeftover, exitReport } from './procs.mjs';
+import { ROOT, StepError, hostPort, isPortOpen, isRoot, log, mtimeMs, run, waitFor, warn, which } from './util.mjs';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+export const DEFAULT_RABBITMQ_URL = 'amqp://guest:guest@127.0.0.1:5672';
+
+const FERRET_SRC = path.join(ROOT, 'tools/ferretdb');
+export const FERRET_BIN = path.join(ROOT, '.tools/bin/ferretdb-dev');
+
+const isLocal = (host) => ['127.0.0.1', 'localhost', '::1'].includes(host);
+
+/** Redis on REDIS_URL (default 127.0.0.1:6379): started with the machine's redis-server when installed but stopped. */
+export async function ensureRedis(url = process.env.REDIS_URL || DEFAULT_REDIS_URL) {
+  const { host, port } = hostPort(url, 6379);
+  if (await isPortOpen(port, host)) return `Redis is up on ${host}:${port}`;
+  const server = isLocal(host) ? which('redis-server') : null;
+  if (!server) {
+    throw new StepError(
+      `Redis is not running on ${host}:${port}` +
+        (isLocal(host)
+          ? ' and redis-server is not installed. Install it (apt-get install -y redis-server) or point REDIS_URL at a running Redis.'
+          : '. Start it or fix REDIS_URL.'),
+    );
+  }
+  log(`Redis is not running on ${host}:${port}: starting it (${server})`);
+  for (const dir of ['/var/lib/redis', '/var/log/redis']) fs.mkdirSync(dir, { recursive: true });
+  await run(
+    server,
+    [
+      '--daemonize',
+      'yes',
+      '--bind',
+      '127.0.0.1',
+      '-::1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      '/var/lib/redis',
+      '--logfile',
+      '/var/log/redis/ci.log',
+    ],
+    { capture: true, what: 'starting redis-server' },
+  );
+  await waitFor(() => isPortOpen(port, host), {
+    timeoutMs: 15000,
+    what: `Redis on ${host}:${port} (log: /var/log/redis/ci.log)`,
+  });
+  return `Redis started on ${host}:${port}`;
+}
+
+/** RabbitMQ on RABBITMQ_URL (default 127.0.0.1:5672): `rabbitmq-server -detached` when installed but stopped. */
+export async function ensureRabbitMQ(url = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL) {
+  const { host, port } = hostPort(url, 5672);
+  if (await isPortOpen(port, host)) return `RabbitMQ is up on ${host}:${port}`;
+  const server = isLocal(host) ? which('rabbitmq-server') : null;
+  if (!server) {
+    throw new StepError(
+      `RabbitMQ is not running on ${host}:${port}` +
+        (isLocal(host)
+          ? ' and rabbitmq-server is not installed. Install it (apt-get install -y rabbitmq-server) or point RABBITMQ_URL at a running broker.'
+          : '. Start it or fix RABBITMQ_URL.'),
+    );
+  }
+  log(`RabbitMQ is not running on ${host}:${port}: starting it (${server} -detached), waiting up to 60 s ...`);
+  await run(server, ['-detached'], { capture: true, what: 'starting rabbitmq-server' });
+  await waitFor(() => isPortOpen(port, host), {
+    timeoutMs: 60000,
+    intervalMs: 500,
+    what: `RabbitMQ on ${host}:${port} (see /var/log/rabbitmq/)`,
+  });
+  return `RabbitMQ started on ${host}:${port}`;
+}
+
+export async function ensureInfra() {
+  // one after the other: RabbitMQ's start may take most of a minute, and the messages stay readable
+  log(await ensureRedis());
+  log(await ensureRabbitMQ());
+}
+
+/** True when .tools/bin/ferretdb-dev is missing or older than its sources. */
+export function ferretNeedsBuild() {
+  const built = mtimeMs(FERRET_BIN);
+  if (!built) return true;
+  return ['main.go', 'go.mod', 'go.sum'].some((f) => mtimeMs(path.join(FERRET_SRC, f)) > built);
+}
+
+/** Builds the embedded FerretDB program when stale. Returns false when nothing had to be done. */
+export async function buildFerret({ force = false } = {}) {
+  if (!force && !ferretNeedsBuild()) return false;
+  const go = which('go', ['/usr/local/go/bin']);
+  if (!go) {
+    throw new StepError(
+      'The embedded FerretDB (tools/ferretdb) must be built, but the Go toolchain (`go`) is not installed or not on PATH (looked in PATH and /usr/local/go/bin).',
+    );
+  }
+  log(
+    `building the embedded FerretDB (${path.relative(ROOT, FERRET_SRC)} -> ${path.relative(ROOT, FERRET_BIN)}): about 2 minutes from a cold Go module cache ...`,
+  );
+  fs.mkdirSync(path.dirname(FERRET_BIN), { recursive: true });
+  const tmp = `${FERRET_BIN}.tmp`;
+  // Build to a temporary name: an interrupted build must not leave a "fresh" broken binary behind.
+  await run(go, ['build', '-o', tmp, '.'], { cwd: FERRET_SRC, what: 'go build (tools/ferretdb)' });
+  fs.renameSync(tmp, FERRET_BIN);
+  return true;
+}
+
+/**
+ * Starts FerretDB on 127.0.0.1:`port` with its SQLite files in `dataDir` (wiped first when `fresh`).
+ * `id` names its pid file; `logFile` (optional) receives its output instead of the terminal.
+ */
+export async function startFerret({ id, port, dataDir, fresh = false, logFile, label = 'ferretdb' }) {
+  if (!fs.existsSync(FERRET_BIN))
+    throw new StepError(`${FERRET_BIN} is missing: build it first (npm run build, or npm start / npm test do it).`);
+  await stopLeftover(id, FERRET_BIN);
+  if (await isPortOpen(port)) {
+    throw new StepError(
+      `port ${port} is already in use, so FerretDB cannot listen there (another \`npm start\`/\`npm test\`, or a MongoDB?). Stop that program and retry.`,
+    );
+  }
+  if (fresh) fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const handle = startProcess({
+    id,
+    label,
+    command: FERRET_BIN,
+    args: ['-listen', `127.0.0.1:${port}`, '-data', dataDir, '-log-level', 'warn'],
+    cwd: ROOT,
+    logFile,
+    marker: FERRET_BIN,
+  });
+  let exited = false;
+  handle.exited.then(() => (exited = true));
+  await waitFor(async () => exited || (await isPortOpen(port)), {
+    timeoutMs: 30000,
+    what: `FerretDB on 127.0.0.1:${port}`,
+  }).catch(async (err) => {
+    await handle.stop(2000);
+    throw err;
+  });
+  if (exited) throw new StepError(`FerretDB did not start on 127.0.0.1:${port}`, { detail: await exitReport(handle) });
+  handle.url = `mongodb://127.0.0.1:${port}`;
+  return handle;
+}
+
+/**
+ * Makes a fresh RabbitMQ virtual host (deleted and re-created, guest given all rights) so a test stack
+ * shares no queue with a dev stack or an earlier run. Needs rabbitmqctl, i.e. root on these machines.
+ * Returns false (with a warning) when that is not possible; the caller then uses the default vhost.
+ */
+export async function freshRabbitVhost(vhost) {
+  const ctl = which('rabbitmqctl');
+  if (!ctl || !isRoot()) {
+    warn(
+      `cannot create the RabbitMQ vhost "${vhost}" (${ctl ? 'not root' : 'rabbitmqctl not found'}): the e2e stack uses the default vhost "/"`,
+    );
+    return false;
+  }
+  try {
+    await run(ctl, ['-q', 'delete_vhost', vhost], { capture: true }).catch(() => undefined); // absent the first time
+    await run(ctl, ['-q', 'add_vhost', vhost], { capture: true, what: `rabbitmqctl add_vhost ${vhost}` });
+    await run(ctl, ['-q', 'set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'], {
+      capture: true,
+      what: `rabbitmqctl set_permissions -p ${vhost}`,
+    });
+    return true;
+  } catch (err) {
+    warn(`could not create the RabbitMQ vhost "${vhost}": ${err.message}; the e2e stack uses the default vhost "/"`);
+    return false;
+  }
+}
+
+/** Empties one Redis database (FLUSHDB on db `db`) over a plain socket. */
+export function flushRedisDb(url, db) {
+  const { host, port } = hostPort(url, 6379);
+  const u = new URL(url);
+  const cmds = [];
+  if (u.password)
+    cmds.push(
+      u.username
+        ? ['AUTH', decodeURIComponent(u.username), decodeURIComponent(u.password)]
+        : ['AUTH', decodeURIComponent(u.password)],
+    );
+  cmds.push(['SELECT', String(db)], ['FLUSHDB']);
+  const payload = cmds
+    .map((c) => `*${c.length}\r\n${c.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`)
+    .join('');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    let reply = '';
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      reject(new StepError(`Redis at ${host}:${port} did not answer FLUSHDB`));
+    });
+    socket.on('connect', () => socket.write(payload));
+    socket.on('data', (d) => {
+      reply += d;
+      const lines = reply.split('\r\n').filter(Boolean);
+      if (lines.some((l) => l.startsWith('-'))) {
+        socket.destroy();
+        reject(new StepError(`Redis refused FLUSHDB on db ${db}: ${reply.trim()}`));
+      } else if (lines.length >= cmds.length) {
+        socket.end();
+        resolve();
+      }
+    });
+    socket.on('error', (err) => reject(new StepError(`Redis at ${host}:${port}: ${err.message}`)));
+  });
+}

@@ -1,0 +1,275 @@
+// The running shop: every built service plus the gateway as child processes, seeded, checked ready.
+// Used by `npm start` (dev ports, output to the terminal) and by the e2e jest setup (test ports, logs
+// in files). Services are discovered: services/<name>/package.json makes a service; it runs when
+// services/<name>/dist/main.js exists.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { exitReport, startProcess, stopLeftover } from './procs.mjs';
+import { ROOT, StepError, formatMs, isPortOpen, log, sleep, warn } from './util.mjs';
+
+/** Logins the identity seed creates (SPEC: printed by `npm start` and listed in the README). */
+export const SEEDED_LOGINS = [
+  { role: 'admin', email: 'admin@example.com', password: 'Admin!2345' },
+  { role: 'customer', email: 'customer@example.com', password: 'Customer!2345' },
+];
+
+/** Kept in step with DEFAULT_PORTS in packages/contracts/src/services.ts, which wins when built. */
+const FALLBACK_PORTS = { gateway: 8080, catalog: 3001, cart: 3002, identity: 3003, checkout: 3004, orders: 3005 };
+
+/** The default ports (gateway and each service), read from the built contracts package when present. */
+export function defaultPorts() {
+  const built = path.join(ROOT, 'packages/contracts/dist/services.js');
+  try {
+    if (fs.existsSync(built)) {
+      const { DEFAULT_PORTS } = createRequire(import.meta.url)(built);
+      if (DEFAULT_PORTS && DEFAULT_PORTS.gateway) return { ...FALLBACK_PORTS, ...DEFAULT_PORTS };
+    }
+  } catch (err) {
+    warn(`could not read DEFAULT_PORTS from ${built}: ${err.message}; using the built-in table`);
+  }
+  return { ...FALLBACK_PORTS };
+}
+
+/** Every service on disk: { name, dir, main (dist/main.js or null), seed (dist/seed/seed.main.js or null) }. */
+export function discoverServices() {
+  const dir = path.join(ROOT, 'services');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .filter((name) => fs.existsSync(path.join(dir, name, 'package.json')))
+    .map((name) => {
+      const main = path.join(dir, name, 'dist/main.js');
+      const seed = path.join(dir, name, 'dist/seed/seed.main.js');
+      return {
+        name,
+        dir: path.join(dir, name),
+        main: fs.existsSync(main) ? main : null,
+        seed: fs.existsSync(seed) ? seed : null,
+      };
+    });
+}
+
+/** The URL env names the gateway reads: CATALOG_URL, CART_URL, ... */
+export const upstreamEnvName = (service) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
+
+async function ready(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for GET `url` to answer 200, failing at once (with the tail of its output) if the process exits. */
+async function waitReady(handle, url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!handle.running())
+      throw new StepError(`${handle.label} stopped before it was ready`, { detail: await exitReport(handle) });
+    if (await ready(url)) return;
+    await sleep(250);
+  }
+  throw new StepError(`${handle.label} was not ready within ${formatMs(timeoutMs)} (GET ${url} never answered 200)`, {
+    detail: await exitReport(handle),
+  });
+}
+
+async function runToCompletion(handle, what) {
+  const info = await handle.exited;
+  if (info.code !== 0) throw new StepError(`${what} failed`, { detail: await exitReport(handle) });
+}
+
+/**
+ * Starts the shop and resolves when every process answers GET /ready with 200.
+ *
+ * options:
+ * - scope: 'dev' | 'e2e' | ... (names the pid files and log directory)
+ * - ports: { gateway, <service>: port } (default: defaultPorts())
+ * - mongoUrl: base URL of the MongoDB-wire server, e.g. mongodb://127.0.0.1:27017
+ * - dbPrefix: database name prefix ('shop_' gives shop_identity, ...)
+ * - redisUrl, rabbitUrl, jwtSecret, nodeEnv, logLevel
+ * - logDir: write each process's output to <logDir>/<name>.log instead of the terminal
+ * - extraEnv: added to every service's environment (and the gateway's)
+ * - seed: run each service's seed program first (default true)
+ * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
+ *
+ * Resolves to { baseUrl, running: [names], missing: [names without dist/main.js], handles, stop() }.
+ * On failure everything it started is stopped before the error is thrown.
+ */
+export async function startStack(options) {
+  const {
+    scope,
+    ports = defaultPorts(),
+    mongoUrl,
+    dbPrefix = 'shop_',
+    redisUrl,
+    rabbitUrl,
+    jwtSecret,
+    nodeEnv = 'development',
+    logLevel = 'info',
+    logDir,
+    extraEnv = {},
+    seed = true,
+    readyTimeoutMs = 90000,
+    webDist = path.join(ROOT, 'web/dist'),
+  } = options;
+  const services = discoverServices();
+  const runnable = services.filter((s) => s.main);
+  const missing = services.filter((s) => !s.main).map((s) => s.name);
+  if (missing.length) warn(`not built, so not started (no dist/main.js): ${missing.join(', ')}`);
+  if (!fs.existsSync(path.join(ROOT, 'gateway/dist/main.js')))
+    throw new StepError('gateway/dist/main.js is missing: the gateway is not built (npm run build).');
+  for (const s of runnable)
+    if (!ports[s.name])
+      throw new StepError(
+        `no port for service "${s.name}": add it to DEFAULT_PORTS in packages/contracts/src/services.ts`,
+      );
+
+  // mongodb://host:port[/db][?options] -> mongodb://host:port/<prefix><service>[?options]
+  const [hostPart, query] = mongoUrl.split('?');
+  const base = hostPart.replace(/^(mongodb(?:\+srv)?:\/\/[^/]+).*$/, '$1');
+  const mongoUri = (service) => `${base}/${dbPrefix}${service}${query ? `?${query}` : ''}`;
+  const serviceEnv = (s) => ({
+    ...process.env,
+    ...extraEnv,
+    PORT: String(ports[s.name]),
+    MONGO_URI: mongoUri(s.name),
+    REDIS_URL: redisUrl,
+    RABBITMQ_URL: rabbitUrl,
+    JWT_SECRET: jwtSecret,
+    NODE_ENV: nodeEnv,
+    LOG_LEVEL: logLevel,
+  });
+  const logFile = (name) => (logDir ? path.join(logDir, `${name}.log`) : undefined);
+  const handles = [];
+  const stop = async () => {
+    await Promise.all(handles.map((h) => h.stop()));
+  };
+
+  try {
+    // Free our ports from leftovers of an earlier crashed run (by pid file), then insist they are free.
+    await Promise.all([
+      ...runnable.map((s) => stopLeftover(`${scope}-${s.name}`, s.main)),
+      stopLeftover(`${scope}-gateway`, path.join(ROOT, 'gateway/dist/main.js')),
+    ]);
+    const wanted = [...runnable.map((s) => [s.name, ports[s.name]]), ['gateway', ports.gateway]];
+    for (const [name, port] of wanted) {
+      if (await isPortOpen(port))
+        throw new StepError(`port ${port} (for ${name}) is already in use by another program: stop it and retry`);
+    }
+
+    if (seed) {
+      for (const s of runnable.filter((x) => x.seed)) {
+        const started = Date.now();
+        const h = startProcess({
+          id: `${scope}-seed-${s.name}`,
+          label: `seed:${s.name}`,
+          command: process.execPath,
+          args: [s.seed],
+          env: serviceEnv(s),
+          cwd: s.dir,
+          logFile: logFile(`seed-${s.name}`),
+          marker: s.seed,
+        });
+        await runToCompletion(h, `the ${s.name} seed (${path.relative(ROOT, s.seed)})`);
+        log(`seeded ${s.name} (${formatMs(Date.now() - started)})`);
+      }
+    }
+
+    const started = Date.now();
+    const waits = [];
+    for (const s of runnable) {
+      const h = startProcess({
+        id: `${scope}-${s.name}`,
+        label: s.name,
+        command: process.execPath,
+        args: [s.main],
+        env: serviceEnv(s),
+        cwd: s.dir,
+        logFile: logFile(s.name),
+        marker: s.main,
+      });
+      handles.push(h);
+      waits.push(waitReady(h, `http://127.0.0.1:${ports[s.name]}/ready`, readyTimeoutMs));
+    }
+    const gateway = startGateway({
+      scope,
+      port: ports.gateway,
+      ports,
+      redisUrl,
+      webDist,
+      logFile: logFile('gateway'),
+      extraEnv,
+      nodeEnv,
+      logLevel,
+    });
+    handles.push(gateway);
+    waits.push(waitReady(gateway, `http://127.0.0.1:${ports.gateway}/ready`, readyTimeoutMs));
+    await Promise.all(waits);
+    log(`${runnable.length} service(s) and the gateway ready in ${formatMs(Date.now() - started)}`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    baseUrl: `http://127.0.0.1:${ports.gateway}`,
+    running: runnable.map((s) => s.name),
+    missing,
+    handles,
+    stop,
+  };
+}
+
+/**
+ * Starts one gateway process. `upstreams` overrides the URL of any service (used by e2e to point a second
+ * gateway at a port where nothing listens); otherwise each service is http://127.0.0.1:<ports[name]>.
+ */
+export function startGateway({
+  scope,
+  id = `${scope}-gateway`,
+  label = 'gateway',
+  port,
+  ports = defaultPorts(),
+  upstreams = {},
+  redisUrl,
+  webDist,
+  logFile,
+  extraEnv = {},
+  nodeEnv = 'development',
+  logLevel = 'info',
+}) {
+  const main = path.join(ROOT, 'gateway/dist/main.js');
+  // READY_CHECK_UPSTREAMS=false: we wait for each service's /ready ourselves, and a service that is not
+  // built yet must not keep the gateway "not ready" (its routes answer 503 JSON meanwhile).
+  const env = {
+    READY_CHECK_UPSTREAMS: 'false',
+    ...process.env,
+    ...extraEnv,
+    PORT: String(port),
+    REDIS_URL: redisUrl,
+    WEB_DIST: webDist,
+    NODE_ENV: nodeEnv,
+    LOG_LEVEL: logLevel,
+  };
+  for (const [name, p] of Object.entries(ports)) {
+    if (name === 'gateway') continue;
+    env[upstreamEnvName(name)] = upstreams[name] || `http://127.0.0.1:${p}`;
+  }
+  return startProcess({
+    id,
+    label,
+    command: process.execPath,
+    args: [main],
+    env,
+    cwd: path.join(ROOT, 'gateway'),
+    logFile,
+    marker: main,
+  });
+}
+
+export { waitReady };

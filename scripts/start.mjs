@@ -1,0 +1,90 @@
+// `npm start`: the whole shop on this machine, from a fresh clone.
+// Redis/RabbitMQ (started if installed but stopped) -> build what is stale -> FerretDB on 27017 with data in
+// .data/mongo (kept across restarts) -> seeds -> services + gateway -> URL and logins. Ctrl-C stops
+// everything this started (not Redis or RabbitMQ).
+import path from 'node:path';
+import { buildAll } from './lib/build.mjs';
+import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret } from './lib/infra.mjs';
+import { exitOnSignals, stopAll } from './lib/procs.mjs';
+import { devSecrets } from './lib/secrets.mjs';
+import { SEEDED_LOGINS, defaultPorts, startStack } from './lib/stack.mjs';
+import { DATA_DIR, LOG_DIR, describeError, formatMs, log, step } from './lib/util.mjs';
+
+const MONGO_PORT = 27017;
+const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
+const rabbitUrl = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL;
+
+let shuttingDown = false;
+exitOnSignals(async () => {
+  shuttingDown = true;
+  await stopAll();
+  log('stopped. Data is kept in .data/mongo; Redis and RabbitMQ were left running.');
+});
+
+const started = Date.now();
+const timings = [];
+try {
+  await step('check Redis and RabbitMQ', ensureInfra, timings);
+  await buildAll(timings);
+  const { jwtSecret } = devSecrets();
+  const mongo = await step(
+    `start FerretDB on 127.0.0.1:${MONGO_PORT} (data in .data/mongo)`,
+    () =>
+      startFerret({
+        id: 'dev-ferretdb',
+        port: MONGO_PORT,
+        dataDir: path.join(DATA_DIR, 'mongo'),
+        logFile: path.join(LOG_DIR, 'dev-ferretdb.log'),
+      }),
+    timings,
+  );
+  const ports = defaultPorts();
+  const stack = await step(
+    'seed, start the services and the gateway',
+    () =>
+      startStack({
+        scope: 'dev',
+        ports,
+        mongoUrl: mongo.url,
+        dbPrefix: 'shop_',
+        redisUrl,
+        rabbitUrl,
+        jwtSecret,
+        nodeEnv: 'development',
+        logLevel: process.env.LOG_LEVEL || 'info',
+      }),
+    timings,
+  );
+  const url = `http://localhost:${ports.gateway}`;
+  const lines = [
+    '',
+    `  The shop is running: ${url}   (started in ${formatMs(Date.now() - started)})`,
+    `  services: ${stack.running.join(', ') || '(none built yet)'}${stack.missing.length ? `   not built yet: ${stack.missing.join(', ')}` : ''}`,
+    '  Logins (created by the seed on the first start):',
+    ...SEEDED_LOGINS.map((l) => `    ${l.role.padEnd(9)} ${l.email.padEnd(24)} ${l.password}`),
+    '  Data: .data/mongo   FerretDB log: .data/logs/dev-ferretdb.log   More: docs/operations.md',
+    '  Press Ctrl-C to stop.',
+    '',
+  ];
+  console.log(lines.join('\n'));
+  // Keep running until a signal; report any process that dies meanwhile.
+  for (const h of stack.handles) {
+    h.exited.then((info) => {
+      if (!shuttingDown)
+        log(
+          `${h.label} stopped unexpectedly (${info.signal || `exit code ${info.code}`}); the rest keeps running. Restart npm start to bring it back.`,
+        );
+    });
+  }
+  mongo.exited.then(
+    (info) =>
+      !shuttingDown &&
+      log(
+        `FerretDB stopped unexpectedly (${info.signal || `exit code ${info.code}`}): the services cannot reach their databases. Restart npm start.`,
+      ),
+  );
+} catch (err) {
+  console.error(`\n[shop] npm start failed: ${describeError(err)}\n`);
+  await stopAll();
+  process.exit(1);
+}
