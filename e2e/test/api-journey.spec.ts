@@ -1,4 +1,6 @@
 // A customer's and an admin's journey through the gateway of the running shop (HTTP only).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { allKeys, api, e2eEnv, expectJsonError, login, uniqueEmail, type E2eEnv } from './support';
 
 jest.setTimeout(60_000);
@@ -160,5 +162,32 @@ describe('API journey through the gateway', () => {
       expect({ service, status: res.status }).toEqual({ service, status: 503 });
       expectJsonError(res, 503);
     }
+  });
+
+  it('carries the request id from the gateway to the service: echoed, and on the service log line', async () => {
+    const requestId = `e2e-trace-${Date.now()}`;
+    const fresh = await api(env.baseUrl, 'POST', '/api/users/register', {
+      json: { name: 'Tracer', email: uniqueEmail('trace'), password },
+    });
+    const res = await api(env.baseUrl, 'GET', '/api/users/profile', {
+      token: fresh.body.token,
+      headers: { 'x-request-id': requestId },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(requestId);
+    const logFile = path.join(env.logDir, 'identity.log');
+    let line: Record<string, unknown> | undefined;
+    for (let i = 0; i < 20 && !line; i++) {
+      line = fs
+        .readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.requestId === requestId && l.msg === 'request');
+      if (!line) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(line).toEqual(
+      expect.objectContaining({ service: 'identity', method: 'GET', path: '/api/users/profile', status: 200 }),
+    );
   });
 });
