@@ -10,9 +10,9 @@ export class ServiceConfigModule {
       module: ServiceConfigModule,
       providers: [
         { provide: cls, useFactory: () => loadConfig(cls) },
-        { provide: ServiceConfig, useExisting: cls },
+        ...(cls === (ServiceConfig as Type<ServiceConfig>) ? [] : [{ provide: ServiceConfig, useExisting: cls }]),
       ],
-      exports: [cls, ServiceConfig],
+      exports: cls === (ServiceConfig as Type<ServiceConfig>) ? [cls] : [cls, ServiceConfig],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
 import { toApiError } from './error-body';
 
 describe('toApiError', () => {
@@ -30,6 +31,8 @@ describe('toApiError', () => {
 
   it('restores an error that crossed RabbitMQ', () => {
     expect(toApiError({ statusCode: 409, message: 'Only 1 left in stock' })).toEqual({ statusCode: 409, message: 'Only 1 left in stock' });
+    expect(toApiError(new RpcException({ statusCode: 404, message: 'Product not found' }))).toEqual({ statusCode: 404, message: 'Product not found' });
+    expect(toApiError(new RpcException('no status')).statusCode).toBe(500);
     expect(toApiError(new ServiceUnavailableException('Catalog service is unavailable')).statusCode).toBe(503);
   });
 

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
 import type { ApiError } from '@shop/contracts';
 
 const GENERIC_MESSAGES: Record<number, string> = {
@@ -50,6 +51,7 @@ export function toApiError(exception: unknown): ApiError {
     else message = GENERIC_MESSAGES[statusCode] ?? exception.message;
     return body.details ? { statusCode, message, details: body.details } : { statusCode, message };
   }
+  if (exception instanceof RpcException) return toApiError(exception.getError());
   if (exception && typeof exception === 'object') {
     const parsed = fromParserError(exception as ParserError);
     if (parsed) return parsed;
