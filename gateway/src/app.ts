@@ -1,8 +1,10 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
+import { REQUEST_ID_HEADER } from '@shop/contracts';
+import { createCatalogCache, type CatalogCache } from './catalog-cache';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
@@ -11,15 +13,17 @@ import { buildOpenApi } from './openapi';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
-import { requestContext, requestIdOf } from './request-id';
+import { assignRequestId, logWhenDone, requestContext, requestIdOf } from './request-id';
 import { isBackendPath } from './routes';
-import { corsPolicy, securityHeaders } from './security';
+import { corsPolicy, securityHeaders, staticSecurityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
 export interface Gateway {
   app: Express;
   redis: Redis;
   logger: Logger;
+  /** The cache of public catalogue reads; undefined with CATALOG_CACHE=off. */
+  catalogCache?: CatalogCache;
   /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
@@ -31,23 +35,28 @@ export interface GatewayOptions {
 }
 
 /**
- * Builds the gateway. Order matters: request id → security headers → CORS → compression → own endpoints
- * → rate limits → proxies (no body parser anywhere: bodies stream through) → SPA → JSON 404 / errors.
+ * Builds the gateway. Order matters: request id → security headers → CORS → catalogue cache (hits end
+ * here, already gzipped when asked) → compression → own endpoints → rate limits → proxies (no body parser
+ * anywhere: bodies stream through) → SPA → JSON 404 / errors.
  */
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
   const logger = options.logger ?? createLogger(config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
-  const proxies = createServiceProxies(config, logger);
+  const catalogCache = config.catalogCache.enabled ? createCatalogCache(config, redis, logger) : undefined;
+  const proxies = createServiceProxies(config, logger, { onUpstreamResponse: catalogCache?.onUpstreamResponse });
   const openApi = JSON.stringify(buildOpenApi());
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
+  const security = securityHeaders(config);
   app.use(requestContext(logger));
-  app.use(securityHeaders(config));
+  app.use(security);
   const cors = corsPolicy(config);
   if (cors) app.use(cors);
+  // Before compression: a hit is sent as stored (raw, or the gzip variant made once at store time).
+  if (catalogCache) app.use(catalogCache.handler);
   app.use(compression());
 
   app.get('/health', health);
@@ -80,14 +89,46 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
   });
 
+  /**
+   * The fast lane: a catalogue cache hit is answered before Express (whose router and per-request helmet
+   * cost more than the hit itself), with the same request id, access-log line and security headers (as
+   * helmet computed them once at boot). CORS requests (an Origin header with CORS_ORIGINS set) and every
+   * miss take the full Express path.
+   */
+  const securityHeaderList = catalogCache ? staticSecurityHeaders(security)?.flat() : undefined;
+  const onRequest =
+    catalogCache && securityHeaderList
+      ? (req: IncomingMessage, res: ServerResponse): void => {
+          const hit = cors && req.headers.origin !== undefined ? undefined : catalogCache.lookup(req);
+          if (hit === undefined) {
+            app(req, res);
+            return;
+          }
+          const started = process.hrtime.bigint();
+          const requestId = assignRequestId(req);
+          logWhenDone(req, res, logger, requestId, started);
+          try {
+            catalogCache.serveHit(req, res, hit, [REQUEST_ID_HEADER, requestId, ...securityHeaderList]);
+          } catch (err) {
+            logger.error({ requestId, err }, 'unhandled error');
+            if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
+          }
+        }
+      : app;
+
   let server: Server | undefined;
 
   const start = async (): Promise<{ port: number; url: string }> => {
     // Give Redis a moment so the first logins are counted; without it we start anyway (fail open).
     if (!(await waitForRedis(redis, 2000)))
-      logger.warn({ redisUrl: config.redisUrl }, 'Redis not reachable yet: starting without rate limits');
+      logger.warn(
+        { redisUrl: config.redisUrl },
+        'Redis not reachable yet: starting without rate limits or catalogue cache',
+      );
+    else if (catalogCache && !(await catalogCache.whenArmed(2000)))
+      logger.warn('catalog version not known yet: catalogue reads are proxied until it is');
     return new Promise((resolve, reject) => {
-      const listening = app.listen(config.port, config.host);
+      const listening = createServer(onRequest);
       listening.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
       listening.headersTimeout = 66_000;
       listening.once('error', reject);
@@ -101,6 +142,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         );
         resolve({ port, url: `http://${host}:${port}` });
       });
+      listening.listen(config.port, config.host);
     });
   };
 
@@ -118,8 +160,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       });
     }
     proxies.close();
+    await catalogCache?.close();
     await closeRedis(redis);
   };
 
-  return { app, redis, logger, start, close };
+  return { app, redis, logger, catalogCache, start, close };
 }

@@ -23,6 +23,21 @@ export interface GatewayConfig {
   readyCheckUpstreams: boolean;
   trustProxy: boolean | number | string;
   logLevel: string;
+  /** In-process cache of public catalogue GETs (catalog-cache.ts). */
+  catalogCache: CatalogCacheConfig;
+}
+
+export interface CatalogCacheConfig {
+  /** CATALOG_CACHE=on|off. */
+  enabled: boolean;
+  /** Most responses kept (least recently used go first). */
+  maxEntries: number;
+  /** Most bytes kept (raw + gzip variants together). */
+  maxBytes: number;
+  /** Key prefix of the catalog's version counter and channel: the deployment's RABBITMQ_NAMESPACE. */
+  prefix: string;
+  /** How often the version key is read besides pub/sub (covers lost messages). */
+  versionPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +138,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`RATE_LIMIT_PREFIX must be 1-100 characters of [A-Za-z0-9:._-] (got "${rateLimitPrefix}")`);
   }
 
+  const onOff = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (/^(on|true|1|yes)$/i.test(raw)) return true;
+    if (/^(off|false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name} must be on or off (got "${raw}")`);
+    return fallback;
+  };
+
+  // The catalog names its version key with the deployment's RABBITMQ_NAMESPACE; follow it unless told otherwise.
+  const catalogCachePrefix = env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '';
+  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(catalogCachePrefix)) {
+    problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
+  }
+
   const config: GatewayConfig = {
     port: int('PORT', DEFAULT_PORTS.gateway, 0, 65535),
     host: read('HOST') ?? '0.0.0.0',
@@ -140,6 +170,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     readyCheckUpstreams: bool('READY_CHECK_UPSTREAMS', true),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     logLevel,
+    catalogCache: {
+      enabled: onOff('CATALOG_CACHE', true),
+      maxEntries: int('CATALOG_CACHE_MAX_ENTRIES', 500, 1, 1_000_000),
+      maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
+      prefix: catalogCachePrefix,
+      versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

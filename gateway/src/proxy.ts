@@ -23,14 +23,19 @@ export interface ServiceProxies {
   close(): void;
 }
 
-const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+export const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+export interface ProxyHooks {
+  /** Called with every upstream response, before its headers reach the client. */
+  onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void;
+}
 
 /**
  * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
  * full original path (PITFALLS §2.3). Bodies are never parsed here: they stream through, and their size
  * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
  */
-export function createServiceProxies(config: GatewayConfig, logger: Logger): ServiceProxies {
+export function createServiceProxies(config: GatewayConfig, logger: Logger, hooks: ProxyHooks = {}): ServiceProxies {
   const agents: Array<http.Agent> = [];
   // Requests whose body overflowed before the upstream request existed; and the upstream requests.
   const overflowed = new WeakSet<IncomingMessage>();
@@ -64,8 +69,9 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger): Ser
           if (overflowed.has(req)) proxyReq.destroy();
           else upstreamRequests.set(req, proxyReq);
         },
-        proxyRes: (proxyRes) => {
+        proxyRes: (proxyRes, req) => {
           delete proxyRes.headers['x-powered-by'];
+          hooks.onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
         },
         error: (err, req, res) => {
           const code = (err as NodeJS.ErrnoException).code;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
 import type { Logger } from './logger';
@@ -18,31 +18,59 @@ export function requestIdOf(req: IncomingMessage): string {
  */
 export function requestContext(logger: Logger): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    const incoming = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
-    req.headers[REQUEST_ID_HEADER] = requestId;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-
-    let logged = false;
-    const log = (): void => {
-      if (logged) return;
-      logged = true;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = {
-        requestId,
-        method: req.method,
-        path: req.originalUrl.split('?')[0],
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-        upstream: (res.locals.upstream as string | undefined) ?? null,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      };
-      if (res.statusCode >= 500) logger.warn(line, 'request');
-      else logger.info(line, 'request');
-    };
-    res.on('finish', log);
-    res.on('close', log);
+    beginRequest(req, res, logger);
     next();
   };
+}
+
+/**
+ * The work of {@link requestContext} on a bare request/response: also used by the catalogue cache's
+ * fast lane, which answers hits before Express (app.ts).
+ */
+export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): string {
+  const started = process.hrtime.bigint();
+  const requestId = assignRequestId(req);
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  logWhenDone(req, res, logger, requestId, started);
+  return requestId;
+}
+
+/** Keeps a sane incoming id or makes one; puts it on the request headers (so the proxy forwards it). */
+export function assignRequestId(req: IncomingMessage): string {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
+  req.headers[REQUEST_ID_HEADER] = requestId;
+  return requestId;
+}
+
+/** Writes the one access-log line of a request when its response is done (or cut off). */
+export function logWhenDone(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  requestId: string,
+  started: bigint,
+): void {
+  let logged = false;
+  const log = (): void => {
+    if (logged) return;
+    logged = true;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const locals = (res as Partial<Response>).locals ?? {};
+    const url = (req as Partial<Request>).originalUrl ?? req.url ?? '/';
+    const line = {
+      requestId,
+      method: req.method,
+      path: url.split('?')[0],
+      status: res.statusCode,
+      ms: Math.round(ms * 10) / 10,
+      upstream: (locals.upstream as string | undefined) ?? null,
+      ...(locals.cache ? { cache: locals.cache as string } : {}),
+      ...(res.writableFinished ? {} : { aborted: true }),
+    };
+    if (res.statusCode >= 500) logger.warn(line, 'request');
+    else logger.info(line, 'request');
+  };
+  res.on('finish', log);
+  res.on('close', log);
 }

@@ -96,7 +96,15 @@ export function uniquePrefix(): string {
   return `gw:rl:test:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** A config as main.ts would load it, pointed at the given upstreams, quiet, on a free port. */
+/** A catalog version key/channel prefix of this test run's own (the gateway only reads and subscribes). */
+export function uniqueCatalogPrefix(): string {
+  return `gw:test:${process.pid}:${randomUUID().slice(0, 8)}:`;
+}
+
+/**
+ * A config as main.ts would load it, pointed at the given upstreams, quiet, on a free port, following
+ * its own catalog version channel (never the dev one).
+ */
 export function testConfig(
   upstreams: Partial<Record<ServiceName, Upstream | string>>,
   env: Record<string, string> = {},
@@ -110,6 +118,7 @@ export function testConfig(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PREFIX: uniquePrefix(),
+    CATALOG_CACHE_PREFIX: uniqueCatalogPrefix(),
     ...urls,
     ...env,
   });

@@ -8,7 +8,9 @@ describe('request ids', () => {
 
   beforeAll(async () => {
     catalog = await startUpstream('catalog');
-    gw = await startGateway(testConfig({ catalog }));
+    // These tests watch what the service receives, so every read must reach it: no catalogue cache
+    // (catalog-cache.spec.ts checks request ids on cache hits).
+    gw = await startGateway(testConfig({ catalog }, { CATALOG_CACHE: 'off' }));
   });
 
   afterAll(async () => {
