@@ -10,8 +10,31 @@ export const FILTER_GENDERS = ['Men', 'Women'] as const;
 export const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'] as const;
 export type Size = (typeof SIZES)[number];
 
-export const FILTER_COLORS = ['Red', 'Blue', 'Black', 'Green', 'Yellow', 'Gray', 'White', 'Pink', 'Beige', 'Navy', 'Purple'] as const;
-export const EDIT_FORM_COLORS = ['Black', 'White', 'Red', 'Blue', 'Green', 'Yellow', 'Purple', 'Pink', 'Gray', 'Brown'] as const;
+export const FILTER_COLORS = [
+  'Red',
+  'Blue',
+  'Black',
+  'Green',
+  'Yellow',
+  'Gray',
+  'White',
+  'Pink',
+  'Beige',
+  'Navy',
+  'Purple',
+] as const;
+export const EDIT_FORM_COLORS = [
+  'Black',
+  'White',
+  'Red',
+  'Blue',
+  'Green',
+  'Yellow',
+  'Purple',
+  'Pink',
+  'Gray',
+  'Brown',
+] as const;
 /** Every colour a product may carry: the union of the filter and edit-form lists. */
 export const COLORS = Array.from(new Set<string>([...FILTER_COLORS, ...EDIT_FORM_COLORS]));
 
@@ -46,4 +69,138 @@ export function toPence(pounds: number): number {
 }
 export function toPounds(pence: number): number {
   return Math.round(pence) / 100;
+}
+
+// ---- HTTP shapes (API.md "Products")
+
+export interface ProductImageJson {
+  url: string;
+  altText: string;
+}
+
+/** A product as every /api response shows it: GBP numbers with two decimals, no internals. */
+export interface ProductJson {
+  _id: string;
+  name: string;
+  description: string;
+  price: number;
+  /** Present only when the product has one; shown struck through when above price. */
+  originalPrice?: number;
+  countInStock: number;
+  sku: string;
+  category: Category;
+  brand: string;
+  sizes: string[];
+  colors: string[];
+  collections: string;
+  material: string;
+  gender: Gender;
+  images: ProductImageJson[];
+  rating: number;
+  numReviews: number;
+  isFeatured: boolean;
+  isPublished: boolean;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UploadResponse {
+  /** A path the browser loads through the gateway, e.g. /uploads/3f2a….webp */
+  imageUrl: string;
+}
+
+// ---- Request/response: PATTERNS.catalog.priceLines
+
+export interface LineRequest {
+  productId: string;
+  quantity: number;
+  size?: string;
+  color?: string;
+}
+
+export interface PriceLinesRequest {
+  lines: LineRequest[];
+}
+
+/** Why a line cannot be sold as asked. */
+export const LINE_PROBLEMS = [
+  'invalid_product_id',
+  'not_found', // unknown, deleted or unpublished
+  'invalid_quantity', // not an integer 1–99
+  'size_not_offered',
+  'color_not_offered',
+  'out_of_stock', // nothing available
+  'insufficient_stock', // fewer available than asked
+] as const;
+export type LineProblem = (typeof LINE_PROBLEMS)[number];
+
+export interface PricedLine {
+  productId: string;
+  quantity: number;
+  size?: string;
+  color?: string;
+  /** false when the line cannot be sold as asked; `problem` and `message` say why. */
+  ok: boolean;
+  problem?: LineProblem;
+  /** A sentence for the shopper, e.g. "Only 2 left in stock". */
+  message?: string;
+  /** Present unless the product is unknown (problem invalid_product_id / not_found). */
+  name?: string;
+  image?: string;
+  /** Current unit price: pence (exact) and pounds (for display). */
+  unitPricePence?: number;
+  price?: number;
+  sizes?: string[];
+  colors?: string[];
+  /** Units that can still be bought now. */
+  countInStock?: number;
+}
+
+export interface PriceLinesResponse {
+  lines: PricedLine[];
+  /** Sum of unitPricePence × quantity over the ok lines. */
+  totalPence: number;
+  /** true when every line is ok. */
+  ok: boolean;
+}
+
+// ---- Request/response: PATTERNS.catalog.reserveStock
+
+export interface ReserveStockRequest {
+  /** The checkout the units are held for; reserving again for it is idempotent. */
+  checkoutId: string;
+  lines: LineRequest[];
+  /** Hold time; default RESERVATION_TTL_SECONDS of the catalog (15 min). */
+  ttlSeconds?: number;
+}
+
+export interface ReservedLine {
+  productId: string;
+  quantity: number;
+  name: string;
+  unitPricePence: number;
+}
+
+/**
+ * All lines are held, or none (errors: 400 bad request, 404 `Product not found`,
+ * 409 `Only N left in stock for <name>` / `<name> is out of stock`).
+ */
+export interface ReserveStockResponse {
+  checkoutId: string;
+  /** ISO time the hold ends unless the order is placed first. */
+  expiresAt: string;
+  lines: ReservedLine[];
+}
+
+// ---- Request/response: PATTERNS.catalog.releaseStock
+
+export interface ReleaseStockRequest {
+  checkoutId: string;
+}
+
+export interface ReleaseStockResponse {
+  checkoutId: string;
+  /** Units given back by this call (empty when already released, committed or never held). */
+  released: Array<{ productId: string; quantity: number }>;
 }

@@ -53,3 +53,28 @@ export interface ProductChangedEvent {
 export interface ProductDeletedEvent {
   productId: string;
 }
+
+// ---- Published by orders; consumed by catalog (stock) and cart (clear)
+
+export interface OrderItemRef {
+  productId: string;
+  quantity: number;
+  size?: string;
+  color?: string;
+}
+
+/** EVENTS.orders.orderPlaced: commits the checkout's held units as sold (idempotent per checkout and product). */
+export interface OrderPlacedEvent {
+  orderId: string;
+  checkoutId: string;
+  userId: string;
+  items: OrderItemRef[];
+}
+
+/** EVENTS.orders.orderCancelled: gives the order's sold units back to stock, once. */
+export interface OrderCancelledEvent {
+  orderId: string;
+  checkoutId: string;
+  userId: string;
+  items: OrderItemRef[];
+}

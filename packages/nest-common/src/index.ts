@@ -4,6 +4,7 @@ export * from './bootstrap/create-service-app';
 export * from './bootstrap/service-defaults.module';
 export * from './config/service-config';
 export * from './config/service-config.module';
+export * from './database/mongo-errors';
 export * from './errors/all-exceptions.filter';
 export * from './errors/error-body';
 export * from './errors/validation';

@@ -72,6 +72,15 @@ describe('identity: admin user management', () => {
     expect((await request(`${svc.url}/api/users/profile`, { token: customer.token })).status).toBe(200);
   });
 
+  it('refuses to give a user an email another account has, and changes nothing', async () => {
+    const a = await registerCustomer(svc, 'Keeps Name');
+    const b = await registerCustomer(svc);
+    const res = await request(`${users()}/${a.id}`, { method: 'PUT', token: admin.token, body: { name: 'Changed', email: b.email } });
+    expect(res.body).toEqual({ statusCode: 400, message: 'User already exists' });
+    const profile = await request(`${svc.url}/api/users/profile`, { token: a.token });
+    expect(profile.body).toEqual(expect.objectContaining({ name: 'Keeps Name', email: a.email }));
+  });
+
   it('voids a user’s tokens the moment their role changes, and announces it', async () => {
     const received: Array<EventEnvelope<UserRoleChangedEvent>> = [];
     const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -12,7 +12,6 @@ export {
 } from './event-bus.types';
 export { EVENT_BUS_OPTIONS, EventsModule, type EventsModuleAsyncOptions } from './events.module';
 export {
-  isDuplicateKeyError,
   MongoProcessedEventStore,
   PROCESSED_EVENTS_COLLECTION,
   type ProcessedEventRecord,

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '../database/mongo-errors';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { ProcessedEventStore } from './processed-event.store';
 
@@ -68,8 +69,3 @@ export class MongoProcessedEventStore implements ProcessedEventStore {
   }
 }
 
-export function isDuplicateKeyError(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as { code?: unknown; writeErrors?: Array<{ code?: unknown }> };
-  return e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.some((w) => w.code === 11000));
-}

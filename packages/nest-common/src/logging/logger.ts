@@ -25,23 +25,37 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
   );
 }
 
-/** Lets Nest's own messages (bootstrap, route mapping, errors) go through the same logger. */
+type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace';
+
+/**
+ * Lets Nest's own messages (bootstrap, route mapping, errors) and `new Logger(ctx).log(...)` calls go
+ * through the same logger. A string becomes the message; an object's fields go on the line.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
+  private write(level: Level, message: unknown, fields: Record<string, unknown>) {
+    if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
+      const { msg, message: text, ...rest } = message as Record<string, unknown>;
+      this.logger[level]({ ...fields, ...rest }, String(msg ?? text ?? ''));
+    } else {
+      this.logger[level](fields, message instanceof Error ? message.message : String(message));
+    }
+  }
+
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    this.write('info', message, { context });
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
+    this.write('error', message, { context, trace });
   }
   warn(message: unknown, context?: string) {
-    this.logger.warn({ context }, String(message));
+    this.write('warn', message, { context });
   }
   debug(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
+    this.write('debug', message, { context });
   }
   verbose(message: unknown, context?: string) {
-    this.logger.trace({ context }, String(message));
+    this.write('trace', message, { context });
   }
 }

@@ -1,0 +1,36 @@
+import { Writable } from 'node:stream';
+import { createLogger, PinoNestLogger } from './logger';
+import { runWithRequestContext } from './request-context';
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+      done();
+    },
+  });
+  return { lines, logger: createLogger('demo', 'debug', sink) };
+}
+
+describe('logging', () => {
+  it('writes JSON lines with the service and the current request id', () => {
+    const { lines, logger } = capture();
+    runWithRequestContext({ requestId: 'req-1' }, () => logger.info({ orderId: 'o1' }, 'order placed'));
+    logger.info('outside any request');
+    expect(lines[0]).toEqual(expect.objectContaining({ service: 'demo', requestId: 'req-1', orderId: 'o1', msg: 'order placed', level: 'info' }));
+    expect(lines[1].requestId).toBeUndefined();
+  });
+
+  it('keeps the fields of object messages from Nest loggers instead of printing [object Object]', () => {
+    const { lines, logger } = capture();
+    const nest = new PinoNestLogger(logger);
+    nest.log({ msg: 'reservation expired', checkoutId: 'c1' }, 'Stock');
+    nest.warn('plain text', 'Stock');
+    nest.error(new Error('boom'), 'stack here', 'Stock');
+    expect(lines[0]).toEqual(expect.objectContaining({ msg: 'reservation expired', checkoutId: 'c1', context: 'Stock' }));
+    expect(lines[1]).toEqual(expect.objectContaining({ msg: 'plain text', level: 'warn' }));
+    expect(lines[2]).toEqual(expect.objectContaining({ msg: 'boom', trace: 'stack here', level: 'error' }));
+    expect(JSON.stringify(lines)).not.toContain('[object Object]');
+  });
+});

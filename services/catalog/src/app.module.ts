@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ServiceDefaultsModule } from '@shop/nest-common';
+import { CatalogConfig } from './config/catalog.config';
+import { ProductsModule } from './products/products.module';
+import { StockModule } from './stock/stock.module';
+import { UploadsModule } from './uploads/uploads.module';
+
+@Module({
+  imports: [
+    ServiceDefaultsModule.forRoot({ service: 'catalog', config: CatalogConfig }),
+    ProductsModule,
+    StockModule,
+    UploadsModule,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,65 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { ServiceConfig } from '@shop/nest-common';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The repository root: the nearest folder above this file whose package.json declares workspaces. */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg)) {
+      try {
+        if (JSON.parse(fs.readFileSync(pkg, 'utf8')).workspaces) return dir;
+      } catch {
+        // not JSON: keep looking
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+export class CatalogConfig extends ServiceConfig {
+  /** Where uploaded images are stored (created at boot). Default: <repo>/.data/uploads. */
+  @IsString()
+  @MinLength(1)
+  UPLOAD_DIR = path.join(repoRoot(), '.data', 'uploads');
+
+  /**
+   * Base of the imageUrl an upload answers with. This service serves GET /uploads/* and the gateway
+   * proxies /uploads, so the default is a path the browser loads through the gateway; a CDN in front
+   * of /uploads would put its absolute URL here.
+   */
+  @Matches(/^(\/|https?:\/\/)\S*[^/]$/, {
+    message: 'UPLOADS_PUBLIC_URL must be a path like /uploads or an http(s) URL, without a trailing slash',
+  })
+  UPLOADS_PUBLIC_URL = '/uploads';
+
+  /** Largest accepted upload, in bytes (API.md: 5 MB). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+  /** How long a checkout's stock reservation holds its units before they return to the shelf. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600)
+  RESERVATION_TTL_SECONDS = 15 * 60;
+
+  /** How often this replica looks for expired reservations (ms). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  RESERVATION_SWEEP_MS = 5000;
+
+  /** Pre-serialised public responses kept in memory per replica. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  CATALOG_CACHE_ENTRIES = 500;
+}

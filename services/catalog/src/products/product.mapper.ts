@@ -1,0 +1,38 @@
+import { toPounds, type ProductJson } from '@shop/contracts';
+import type { LeanProduct } from './product.schema';
+
+function iso(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+}
+
+/** The one shape a product leaves this service in (API.md "Products"): pounds at the edge, no internals. */
+export function toProductJson(p: LeanProduct): ProductJson {
+  const json: ProductJson = {
+    _id: String(p._id),
+    name: p.name,
+    description: p.description,
+    price: toPounds(p.pricePence),
+    countInStock: p.countInStock,
+    sku: p.sku,
+    category: p.category,
+    brand: p.brand ?? '',
+    sizes: p.sizes ?? [],
+    colors: p.colors ?? [],
+    collections: p.collections ?? '',
+    material: p.material ?? '',
+    gender: p.gender,
+    images: (p.images ?? []).map((i) => ({ url: i.url, altText: i.altText ?? '' })),
+    rating: p.rating ?? 0,
+    numReviews: p.numReviews ?? 0,
+    isFeatured: !!p.isFeatured,
+    isPublished: !!p.isPublished,
+    tags: p.tags ?? [],
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+  };
+  if (typeof p.originalPricePence === 'number') json.originalPrice = toPounds(p.originalPricePence);
+  return json;
+}
+
+/** Fields public and admin reads load: everything but the stock journal. */
+export const PRODUCT_PROJECTION = { stockJournal: 0 } as const;

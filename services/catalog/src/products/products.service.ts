@@ -1,0 +1,177 @@
+import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { EVENTS, toPence, type ProductChangedEvent, type ProductDeletedEvent, type ProductJson } from '@shop/contracts';
+import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
+import type { Model } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import { CatalogCache } from '../cache/catalog-cache';
+import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
+import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
+import { ProductLocks } from './product-locks';
+import { NEWEST_FIRST, toMongoFilter, toMongoSort, type ProductListQuery } from './product-query';
+import { Product, type LeanProduct } from './product.schema';
+
+export const PRODUCT_NOT_FOUND = 'Product not found';
+export const SKU_EXISTS = 'SKU already exists';
+export const NO_BEST_SELLER = 'No best seller found';
+export const NEW_ARRIVALS_COUNT = 8;
+export const SIMILAR_COUNT = 4;
+
+type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice'> & {
+  pricePence?: number;
+  originalPricePence?: number | null;
+};
+
+/** The writable fields of a DTO, in storage form (pence), leaving out what was not sent. */
+function toStored(dto: CreateProductDto | UpdateProductDto): ProductFields {
+  const { price, originalPrice, ...rest } = dto;
+  const out: ProductFields = {} as ProductFields;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined && value !== null) (out as Record<string, unknown>)[key] = value;
+  }
+  if (typeof price === 'number') out.pricePence = toPence(price);
+  if (typeof originalPrice === 'number') out.originalPricePence = toPence(originalPrice);
+  else if (originalPrice === null) out.originalPricePence = null;
+  return out;
+}
+
+/** Reads and admin writes of products. Stock moves through StockService, under the same per-product lock. */
+@Injectable()
+export class ProductsService {
+  private readonly logger = new Logger(ProductsService.name);
+
+  constructor(
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly locks: ProductLocks,
+    private readonly cache: CatalogCache,
+    private readonly events: EventBus,
+  ) {}
+
+  // ------------------------------------------------------------------ public reads (published only)
+
+  async list(q: ProductListQuery): Promise<ProductJson[]> {
+    let query = this.products.find(toMongoFilter(q), PRODUCT_PROJECTION).sort(toMongoSort(q.sortBy));
+    if (q.limit > 0) query = query.limit(q.limit);
+    return (await query.lean<LeanProduct[]>().exec()).map(toProductJson);
+  }
+
+  async newArrivals(): Promise<ProductJson[]> {
+    const docs = await this.products
+      .find({ isPublished: true }, PRODUCT_PROJECTION)
+      .sort(NEWEST_FIRST)
+      .limit(NEW_ARRIVALS_COUNT)
+      .lean<LeanProduct[]>()
+      .exec();
+    return docs.map(toProductJson);
+  }
+
+  /** Most units sold by placed orders; rating (then reviews) breaks ties and decides while nothing is sold. */
+  async bestSeller(): Promise<ProductJson> {
+    const doc = await this.products
+      .findOne({ isPublished: true }, PRODUCT_PROJECTION)
+      .sort({ soldCount: -1, rating: -1, numReviews: -1, _id: 1 })
+      .lean<LeanProduct>()
+      .exec();
+    if (!doc) throw new NotFoundException(NO_BEST_SELLER);
+    return toProductJson(doc);
+  }
+
+  async similar(id: string): Promise<ProductJson[]> {
+    const product = await this.products
+      .findOne({ _id: id, isPublished: true }, { gender: 1, category: 1 })
+      .lean()
+      .exec();
+    if (!product) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const docs = await this.products
+      .find(
+        { isPublished: true, gender: product.gender, category: product.category, _id: { $ne: product._id } },
+        PRODUCT_PROJECTION,
+      )
+      .sort({ rating: -1, soldCount: -1, _id: 1 })
+      .limit(SIMILAR_COUNT)
+      .lean<LeanProduct[]>()
+      .exec();
+    return docs.map(toProductJson);
+  }
+
+  async findPublished(id: string): Promise<ProductJson> {
+    const doc = await this.products
+      .findOne({ _id: id, isPublished: true }, PRODUCT_PROJECTION)
+      .lean<LeanProduct>()
+      .exec();
+    if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    return toProductJson(doc);
+  }
+
+  // ------------------------------------------------------------------ admin
+
+  async listAll(): Promise<ProductJson[]> {
+    const docs = await this.products.find({}, PRODUCT_PROJECTION).sort(NEWEST_FIRST).lean<LeanProduct[]>().exec();
+    return docs.map(toProductJson);
+  }
+
+  async findAny(id: string): Promise<ProductJson> {
+    const doc = await this.products.findById(id, PRODUCT_PROJECTION).lean<LeanProduct>().exec();
+    if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    return toProductJson(doc);
+  }
+
+  async create(dto: CreateProductDto): Promise<ProductJson> {
+    const fields = toStored(dto);
+    const explicitSku = fields.sku !== undefined;
+    for (let attempt = 1; ; attempt++) {
+      const sku = fields.sku ?? `NFL-${randomBytes(4).toString('hex').toUpperCase()}`;
+      try {
+        const doc = await this.products.create({ ...fields, sku });
+        await this.changed(String(doc._id));
+        return this.findAny(String(doc._id));
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        // Only the sku is unique; a generated one that collided is simply drawn again.
+        if (explicitSku || attempt >= 5) throw new BadRequestException(SKU_EXISTS);
+      }
+    }
+  }
+
+  async update(id: string, dto: UpdateProductDto): Promise<ProductJson> {
+    const fields = toStored(dto);
+    await this.locks.withProduct(id, async () => {
+      const doc = await this.products.findById(id).exec();
+      if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+      const { originalPricePence, ...rest } = fields;
+      doc.set(rest);
+      if (originalPricePence === null) doc.set('originalPricePence', undefined);
+      else if (originalPricePence !== undefined) doc.set('originalPricePence', originalPricePence);
+      try {
+        await doc.save();
+      } catch (err) {
+        if (isDuplicateKeyError(err)) throw new BadRequestException(SKU_EXISTS);
+        throw err;
+      }
+    });
+    await this.changed(id);
+    return this.findAny(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.locks.withProduct(id, async () => {
+      const result = await this.products.deleteOne({ _id: id }).exec();
+      if (result.deletedCount === 0) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    });
+    await this.cache.invalidate();
+    this.announce<ProductDeletedEvent>(EVENTS.catalog.productDeleted, { productId: id });
+  }
+
+  /** After any write that public reads show: every replica's cache turns over, and other services hear of it. */
+  async changed(productId: string): Promise<void> {
+    await this.cache.invalidate();
+    this.announce<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
+  }
+
+  /** Notifications only: the write is already stored, so a broker blip is logged, not fatal. */
+  private announce<T>(type: string, data: T): void {
+    this.events
+      .publish(type, data)
+      .catch((err: Error) => this.logger.warn(`could not publish ${type}: ${err.message}`));
+  }
+}

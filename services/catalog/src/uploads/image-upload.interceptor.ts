@@ -1,0 +1,54 @@
+import {
+  BadRequestException,
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  PayloadTooLargeException,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import type { Observable } from 'rxjs';
+import { CatalogConfig } from '../config/catalog.config';
+
+export const IMAGE_FIELD = 'image';
+
+/**
+ * Reads a multipart body with one file in the `image` field into memory, refusing anything over
+ * UPLOAD_MAX_BYTES with 413 while it streams (the body is never buffered past the limit). Runs after
+ * the guard, so an anonymous upload is refused before a byte of it is read.
+ */
+@Injectable()
+export class ImageUploadInterceptor implements NestInterceptor {
+  private readonly upload: ReturnType<ReturnType<typeof multer>['single']>;
+  private readonly limitText: string;
+
+  constructor(config: CatalogConfig) {
+    this.upload = multer({
+      storage: multer.memoryStorage(),
+      limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 20, parts: 25 },
+    }).single(IMAGE_FIELD);
+    const mb = config.UPLOAD_MAX_BYTES / (1024 * 1024);
+    this.limitText = Number.isInteger(mb) ? `${mb} MB` : `${config.UPLOAD_MAX_BYTES} bytes`;
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    await new Promise<void>((resolve, reject) =>
+      this.upload(req, res, (err: unknown) => (err ? reject(this.toHttpError(err)) : resolve())),
+    );
+    return next.handle();
+  }
+
+  private toHttpError(err: unknown): Error {
+    const code = (err as { code?: string }).code;
+    if (code === 'LIMIT_FILE_SIZE')
+      return new PayloadTooLargeException(`Image is too large: the limit is ${this.limitText}`);
+    if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
+      return new BadRequestException(`Send one image, in the "${IMAGE_FIELD}" field`);
+    }
+    return new BadRequestException('Malformed upload: send multipart/form-data with an "image" file');
+  }
+}

@@ -1,0 +1,152 @@
+import { getModelToken } from '@nestjs/mongoose';
+import { toPence } from '@shop/contracts';
+import { consumerTopology } from '@shop/nest-common';
+import amqp from 'amqplib';
+import { startTestService, type TestService, type TestServiceOptions } from '@shop/nest-common/testing';
+import { Types, type Model } from 'mongoose';
+import { AppModule } from '../src/app.module';
+import { CatalogCache } from '../src/cache/catalog-cache';
+import { Product } from '../src/products/product.schema';
+
+export const ADMIN_ID = '64b7f9f9f9f9f9f9f9f9f9f9';
+export const CUSTOMER_ID = '64b7f9f9f9f9f9f9f9f9f9fa';
+
+/**
+ * Starts the catalog against the test servers. `close()` also deletes the event queues the service
+ * declared (the harness deletes only the request queue and the exchange).
+ */
+export async function startCatalog(
+  env: Record<string, string> = {},
+  options: Omit<TestServiceOptions, 'env'> = {},
+): Promise<TestService> {
+  const svc = await startTestService('catalog', AppModule, { ...options, env });
+  const close = svc.close;
+  svc.close = async () => {
+    await close();
+    await deleteConsumerTopology(svc.config.RABBITMQ_URL, `${svc.namespace}catalog.events`);
+  };
+  return svc;
+}
+
+/** Deletes a consumer queue of the event bus with its retry queue, dead-letter queue and exchange. */
+export async function deleteConsumerTopology(url: string, queue: string): Promise<void> {
+  const { retryQueue, dlq, dlx } = consumerTopology(queue);
+  const connection = await amqp.connect(url);
+  try {
+    const channel = await connection.createChannel();
+    for (const q of [queue, retryQueue, dlq]) await channel.deleteQueue(q);
+    await channel.deleteExchange(dlx);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+export function adminToken(svc: TestService): string {
+  return svc.token({ id: ADMIN_ID, role: 'admin', name: 'Ada Admin' });
+}
+
+export function customerToken(svc: TestService): string {
+  return svc.token({ id: CUSTOMER_ID, role: 'customer', name: 'Casey Customer' });
+}
+
+export function productModel(svc: TestService): Model<Product> {
+  return svc.app.get<Model<Product>>(getModelToken(Product.name));
+}
+
+/** A product as a fixture row: pounds, and how many days ago it was added. */
+export interface ProductFixture {
+  sku: string;
+  name: string;
+  description?: string;
+  price: number;
+  originalPrice?: number;
+  category: string;
+  gender: string;
+  brand: string;
+  sizes?: string[];
+  colors?: string[];
+  material?: string;
+  collections?: string;
+  rating?: number;
+  numReviews?: number;
+  daysAgo?: number;
+  isPublished?: boolean;
+  countInStock?: number;
+  soldCount?: number;
+}
+
+/**
+ * Inserts fixtures straight into the products collection (so createdAt and sales are what the test
+ * says), then turns the read cache over as a write through the API would.
+ */
+export async function insertProducts(svc: TestService, fixtures: ProductFixture[]): Promise<Map<string, string>> {
+  const now = Date.now();
+  const docs = fixtures.map((f) => {
+    const at = new Date(now - (f.daysAgo ?? 0) * 86_400_000);
+    return {
+      _id: new Types.ObjectId(),
+      name: f.name,
+      description: f.description ?? `${f.name}, official team merchandise.`,
+      pricePence: toPence(f.price),
+      ...(f.originalPrice !== undefined ? { originalPricePence: toPence(f.originalPrice) } : {}),
+      countInStock: f.countInStock ?? 10,
+      sku: f.sku,
+      category: f.category,
+      brand: f.brand,
+      sizes: f.sizes ?? [],
+      colors: f.colors ?? [],
+      collections: f.collections ?? '',
+      material: f.material ?? '',
+      gender: f.gender,
+      images: [{ url: `/uploads/seed/${f.sku.toLowerCase()}-1.svg`, altText: f.name }],
+      rating: f.rating ?? 4,
+      numReviews: f.numReviews ?? 10,
+      isFeatured: false,
+      isPublished: f.isPublished ?? true,
+      tags: [],
+      soldCount: f.soldCount ?? 0,
+      stockJournal: [],
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  if (docs.length) await productModel(svc).collection.insertMany(docs);
+  await svc.app.get(CatalogCache).invalidate();
+  return new Map(docs.map((d) => [d.sku, String(d._id)]));
+}
+
+/** A minimal valid body for POST /api/admin/products. */
+export function newProductBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Ravens Home Game Jersey',
+    description: 'Purple home jersey with stitched numbers.',
+    price: 89.99,
+    category: 'Top Wear',
+    gender: 'Men',
+    brand: 'Baltimore Ravens',
+    sizes: ['S', 'M', 'L'],
+    colors: ['Purple', 'Black'],
+    material: 'Polyester',
+    collections: 'Game Day',
+    countInStock: 5,
+    images: [{ url: '/uploads/seed/ravens.svg', altText: 'Ravens jersey' }],
+    ...overrides,
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a truthy value or the time is up. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(100);
+  }
+}
+
+/** For test-side event buses: their connection chatter is not what a suite is about. */
+export const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
