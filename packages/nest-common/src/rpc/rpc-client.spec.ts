@@ -4,6 +4,14 @@ import { ServiceDefaultsModule } from '../bootstrap/service-defaults.module';
 import { currentRequestId, runWithRequestContext } from '../logging/request-context';
 import { ServiceConfig } from '../config/service-config';
 import { startTestService, type TestService } from '../testing';
+import amqp from 'amqplib';
+
+async function deleteQueue(url: string, queue: string) {
+  const connection = await amqp.connect(url);
+  const channel = await connection.createChannel();
+  await channel.deleteQueue(queue);
+  await connection.close();
+}
 import { RpcClient } from './rpc-client';
 
 @Controller()
@@ -69,6 +77,7 @@ describe('RpcClient against a real service over RabbitMQ', () => {
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       await nobody.onApplicationShutdown();
+      await deleteQueue(svc.config.RABBITMQ_URL, `${svc.namespace}void.orders_queue`);
     }
   });
 
