@@ -14,7 +14,10 @@ COPY services/identity/package.json services/identity/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
-RUN npm ci --no-audit --no-fund
+# `npm ci` when the lockfile is complete; a lockfile written where the registry lacked some other-platform
+# optional packages (e.g. @swc/core-darwin-*) makes it refuse, and `npm install` then installs the same
+# locked versions (scripts/ensure-deps.mjs does the same).
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.build.json ./
 COPY packages packages
 COPY services services

@@ -9,7 +9,14 @@ import { parse, parseAllDocuments } from 'yaml';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
-const workspaces: string[] = JSON.parse(read('package.json')).workspaces;
+/** The workspaces' folders, with `services/*`-style globs expanded as npm does (folders with a package.json). */
+const workspaces: string[] = (JSON.parse(read('package.json')).workspaces as string[]).flatMap((ws) =>
+  ws.endsWith('/*')
+    ? readdirSync(join(root, ws.slice(0, -2)))
+        .map((name) => `${ws.slice(0, -2)}/${name}`)
+        .filter((dir) => existsSync(join(root, dir, 'package.json')))
+    : [ws],
+);
 const services = readdirSync(join(root, 'services')).filter((s) => existsSync(join(root, 'services', s, 'package.json')));
 
 type ComposeService = {
