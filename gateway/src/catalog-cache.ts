@@ -12,6 +12,7 @@ import { sendError, unavailableMessage } from './errors';
 import { throttled, type Logger } from './logger';
 import { DOT_SEGMENT } from './proxy';
 import { requestIdOf } from './request-id';
+import { normalisePath } from './routes';
 import { closeRedis } from './redis';
 
 const gzip = promisify(gzipCallback);
@@ -470,7 +471,7 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
   const onUpstreamResponse = (req: IncomingMessage, statusCode: number, service: ServiceName): void => {
     if (service !== 'catalog' || statusCode < 200 || statusCode > 299) return;
     if (SAFE_METHODS.has(req.method ?? 'GET')) return;
-    const path = lowerPath((req.url ?? '/').split('?')[0]);
+    const path = normalisePath((req.url ?? '/').split('?')[0]);
     if (!WRITE_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
     drop();
     logger.debug({ requestId: requestIdOf(req), method: req.method, path }, 'catalogue write: cache dropped');
@@ -522,18 +523,6 @@ function appendVary(res: ServerResponse, field: string): void {
   if (current === undefined) res.setHeader('Vary', field);
   else if (!String(current).toLowerCase().includes(field.toLowerCase()))
     res.setHeader('Vary', `${String(current)}, ${field}`);
-}
-
-/** Percent-decoded, lower-cased, no trailing slash: how the catalog's router sees a path. */
-function lowerPath(pathname: string): string {
-  let decoded = pathname;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    // keep as sent
-  }
-  const lowered = decoded.toLowerCase();
-  return lowered.length > 1 ? lowered.replace(/\/+$/, '') || '/' : lowered;
 }
 
 /**

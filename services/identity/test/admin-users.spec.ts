@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, EVENTS, PATTERNS, type EventEnvelope, type PublicUser, type UserRoleChangedEvent } from '@shop/contracts';
 import { EventBus, namespacedExchange, RpcClient } from '@shop/nest-common';
-import { deleteConsumerTopology, request, type TestService } from '@shop/nest-common/testing';
+import { deleteConsumerTopology, request, waitFor, type TestService } from '@shop/nest-common/testing';
 import { UsersService } from '../src/users/users.service';
 import { createAdmin, PASSWORD, registerCustomer, startIdentity, uniqueEmail } from './identity.fixtures';
 
@@ -102,7 +102,7 @@ describe('identity: admin user management', () => {
       expect(login.body.user.role).toBe('admin');
       expect((await request(users(), { token: login.body.token })).status).toBe(200);
 
-      for (let i = 0; i < 50 && !received.some((e) => e.data.userId === customer.id); i++) await new Promise((r) => setTimeout(r, 100));
+      await waitFor('the role-changed event', () => received.some((e) => e.data.userId === customer.id));
       const event = received.find((e) => e.data.userId === customer.id);
       expect(event?.data).toEqual(expect.objectContaining({ role: 'admin', previousRole: 'customer', revokedBefore: expect.any(Number) }));
     } finally {

@@ -4,6 +4,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { EventBus } from './event-bus';
 import { consumerTopology, type EventBusLogger, type EventBusOptions } from './event-bus.types';
 import { MongoProcessedEventStore, PROCESSED_EVENTS_COLLECTION } from './mongo-processed-event.store';
+import { waitFor } from '../testing/wait-for';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const MONGO_URL = process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018';
@@ -20,14 +21,6 @@ interface LogEntry {
 function collectingLogger(entries: LogEntry[] = []): EventBusLogger & { entries: LogEntry[] } {
   const push = (obj: object, msg?: string) => void entries.push({ obj: obj as Record<string, unknown>, msg });
   return { entries, info: push, warn: push, error: push };
-}
-
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -4,6 +4,7 @@ import type { EventEnvelope } from '@shop/contracts';
 import { EventBus } from './event-bus';
 import { consumerTopology, type EventBusLogger, type EventBusOptions } from './event-bus.types';
 import { InMemoryProcessedEventStore } from './processed-event.store';
+import { waitFor } from '../testing/wait-for';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const suite = randomUUID().slice(0, 8);
@@ -20,14 +21,6 @@ function collectingLogger(entries: LogEntry[] = []): EventBusLogger & { entries:
   const at = (level: LogEntry['level']) => (obj: object, msg?: string) =>
     entries.push({ level, obj: obj as Record<string, unknown>, msg });
   return { entries, info: at('info'), warn: at('warn'), error: at('error') };
-}
-
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

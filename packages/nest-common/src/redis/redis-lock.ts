@@ -26,7 +26,7 @@ export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Prom
   while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
     if (Date.now() > deadline) throw new ServiceUnavailableException('The service is busy, please try again');
     await sleep(delay + Math.random() * delay);
-    delay = Math.min(delay * 2, 100);
+    delay = Math.min(delay * 2, 25);
   }
   try {
     return await fn();

@@ -1,2 +1,3 @@
 export * from './http';
 export * from './test-service';
+export * from './wait-for';

@@ -1,17 +1,10 @@
 import type { Role } from '@shop/contracts';
 import { IsOptional } from 'class-validator';
-import { EmailField, NameField, NewPasswordField, RoleField } from './user-fields';
+import { RegisterDto } from './register.dto';
+import { RoleField } from './user-fields';
 
-export class CreateUserDto {
-  @NameField()
-  name!: string;
-
-  @EmailField()
-  email!: string;
-
-  @NewPasswordField()
-  password!: string;
-
+/** An admin adds a user: what a shopper registers with, plus a role (customer unless given). */
+export class CreateUserDto extends RegisterDto {
   @IsOptional()
   @RoleField()
   role?: Role;

@@ -1,17 +1,5 @@
-import type { Role } from '@shop/contracts';
-import { IsOptional } from 'class-validator';
-import { EmailField, NameField, RoleField } from './user-fields';
+import { OmitType, PartialType } from '@nestjs/mapped-types';
+import { CreateUserDto } from './create-user.dto';
 
-export class UpdateUserDto {
-  @IsOptional()
-  @NameField()
-  name?: string;
-
-  @IsOptional()
-  @EmailField()
-  email?: string;
-
-  @IsOptional()
-  @RoleField()
-  role?: Role;
-}
+/** An admin changes a user's name, email or role (never the password here). */
+export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['password'] as const)) {}
