@@ -57,6 +57,18 @@ try {
     () => run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.'], { what: 'lint' }),
     timings,
   );
+  await step(
+    'format check (prettier --check .)',
+    () =>
+      run(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level=warn', '.'],
+        {
+          what: 'format check',
+        },
+      ),
+    timings,
+  );
   mongo = await step(
     `start a fresh FerretDB for the tests on 127.0.0.1:${TEST_MONGO_PORT} (.data/test-mongo)`,
     () =>

@@ -17,7 +17,9 @@ const workspaces: string[] = (JSON.parse(read('package.json')).workspaces as str
         .filter((dir) => existsSync(join(root, dir, 'package.json')))
     : [ws],
 );
-const services = readdirSync(join(root, 'services')).filter((s) => existsSync(join(root, 'services', s, 'package.json')));
+const services = readdirSync(join(root, 'services')).filter((s) =>
+  existsSync(join(root, 'services', s, 'package.json')),
+);
 
 type ComposeService = {
   image?: string;
@@ -31,7 +33,10 @@ type ComposeService = {
 };
 
 describe('docker-compose.yml', () => {
-  const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+    volumes: Record<string, unknown>;
+  };
   const names = Object.keys(compose.services);
 
   it('runs real MongoDB 7, Redis 7 and RabbitMQ 3.13 with health checks', () => {
@@ -48,7 +53,8 @@ describe('docker-compose.yml', () => {
         const app = svc.build.args?.APP;
         expect(app && workspaces).toContain(app);
         expect(svc.read_only).toBe(true);
-        if (svc.restart !== 'no') expect({ name, healthcheck: svc.healthcheck }).toEqual({ name, healthcheck: expect.anything() });
+        if (svc.restart !== 'no')
+          expect({ name, healthcheck: svc.healthcheck }).toEqual({ name, healthcheck: expect.anything() });
       }
       for (const [dep, { condition }] of Object.entries(svc.depends_on ?? {})) {
         expect(names).toContain(dep);
@@ -99,16 +105,26 @@ describe('k8s (kustomize)', () => {
       const pod = d.spec.template.spec;
       expect(pod.securityContext.runAsNonRoot).toBe(true);
       for (const c of pod.containers) {
-        expect({ name: d.metadata.name, readiness: !!c.readinessProbe, liveness: !!c.livenessProbe }).toEqual({ name: d.metadata.name, readiness: true, liveness: true });
-        expect(c.resources.limits).toEqual(expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }));
-        expect(c.securityContext).toEqual(expect.objectContaining({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }));
+        expect({ name: d.metadata.name, readiness: !!c.readinessProbe, liveness: !!c.livenessProbe }).toEqual({
+          name: d.metadata.name,
+          readiness: true,
+          liveness: true,
+        });
+        expect(c.resources.limits).toEqual(
+          expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
+        );
+        expect(c.securityContext).toEqual(
+          expect.objectContaining({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }),
+        );
       }
     }
   });
 
   it('has an HPA and a PDB per Deployment, a default-deny NetworkPolicy and an Ingress to the gateway only', () => {
     for (const d of deployments) {
-      expect(docs.some((x) => x.kind === 'HorizontalPodAutoscaler' && x.spec.scaleTargetRef.name === d.metadata.name)).toBe(true);
+      expect(
+        docs.some((x) => x.kind === 'HorizontalPodAutoscaler' && x.spec.scaleTargetRef.name === d.metadata.name),
+      ).toBe(true);
       expect(docs.some((x) => x.kind === 'PodDisruptionBudget' && x.metadata.name === d.metadata.name)).toBe(true);
     }
     expect(docs.some((x) => x.kind === 'NetworkPolicy' && Object.keys(x.spec.podSelector).length === 0)).toBe(true);
@@ -121,7 +137,8 @@ describe('k8s (kustomize)', () => {
     expect(docs.some((x) => x.kind === 'Secret')).toBe(false);
     for (const d of deployments) {
       for (const c of d.spec.template.spec.containers) {
-        for (const e of c.env ?? []) if (/SECRET|URI|URL/.test(e.name) && e.name !== 'PORT' && e.value) expect(e.value).not.toMatch(/:\/\/.*@/);
+        for (const e of c.env ?? [])
+          if (/SECRET|URI|URL/.test(e.name) && e.name !== 'PORT' && e.value) expect(e.value).not.toMatch(/:\/\/.*@/);
       }
     }
   });

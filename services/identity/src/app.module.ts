@@ -5,6 +5,10 @@ import { SubscribersModule } from './subscribers/subscribers.module';
 import { UsersModule } from './users/users.module';
 
 @Module({
-  imports: [ServiceDefaultsModule.forRoot({ service: 'identity', config: IdentityConfig }), UsersModule, SubscribersModule],
+  imports: [
+    ServiceDefaultsModule.forRoot({ service: 'identity', config: IdentityConfig }),
+    UsersModule,
+    SubscribersModule,
+  ],
 })
 export class AppModule {}

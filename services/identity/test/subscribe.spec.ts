@@ -19,9 +19,12 @@ describe('identity: newsletter sign-up', () => {
     expect(again.body).toEqual({ statusCode: 400, message: 'Email is already subscribed' });
   });
 
-  it.each([[{}], [{ email: 'nope' }], [{ email: { $ne: null } }], [{ email: ['a@b.co'] }]])('refuses %j', async (body) => {
-    const res = await subscribe(body);
-    expect(res.status).toBe(400);
-    expect(typeof res.body.message).toBe('string');
-  });
+  it.each([[{}], [{ email: 'nope' }], [{ email: { $ne: null } }], [{ email: ['a@b.co'] }]])(
+    'refuses %j',
+    async (body) => {
+      const res = await subscribe(body);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    },
+  );
 });

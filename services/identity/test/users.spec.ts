@@ -17,7 +17,14 @@ describe('identity: register, login, profile', () => {
     const email = uniqueEmail();
     const res = await register({ name: 'Jordan Love', email, password: PASSWORD });
     expect(res.status).toBe(201);
-    expect(res.body.user).toEqual(expect.objectContaining({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Jordan Love', email, role: 'customer' }));
+    expect(res.body.user).toEqual(
+      expect.objectContaining({
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        name: 'Jordan Love',
+        email,
+        role: 'customer',
+      }),
+    );
     expect(typeof res.body.token).toBe('string');
     expect(JSON.stringify(res.body)).not.toMatch(/password/i);
   });
@@ -40,9 +47,12 @@ describe('identity: register, login, profile', () => {
 
   it('refuses a second account for the same email, even when both arrive at once', async () => {
     const email = uniqueEmail('race');
-    const results = await Promise.all(Array.from({ length: 8 }, () => register({ name: 'Twin', email, password: PASSWORD })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => register({ name: 'Twin', email, password: PASSWORD })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 201)) expect(r.body).toEqual({ statusCode: 400, message: 'User already exists' });
+    for (const r of results.filter((r) => r.status !== 201))
+      expect(r.body).toEqual({ statusCode: 400, message: 'User already exists' });
   });
 
   it.each([
@@ -80,7 +90,8 @@ describe('identity: register, login, profile', () => {
   it('locks an account after too many failed logins, without touching other accounts', async () => {
     const victim = await registerCustomer(svc);
     const bystander = await registerCustomer(svc);
-    for (let i = 0; i < 3; i++) expect((await login({ email: victim.email, password: 'bad-guess-1' })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login({ email: victim.email, password: 'bad-guess-1' })).status).toBe(401);
     const locked = await login({ email: victim.email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(locked.body.message).toMatch(/Too many failed login attempts/);
@@ -100,7 +111,14 @@ describe('identity: register, login, profile', () => {
     const res = await request(`${svc.url}/api/users/profile`, { token: user.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(
-      expect.objectContaining({ _id: user.id, name: 'Profile Owner', email: user.email, role: 'customer', createdAt: expect.any(String), updatedAt: expect.any(String) }),
+      expect.objectContaining({
+        _id: user.id,
+        name: 'Profile Owner',
+        email: user.email,
+        role: 'customer',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      }),
     );
     expect(JSON.stringify(res.body)).not.toMatch(/password/i);
   });
@@ -108,12 +126,22 @@ describe('identity: register, login, profile', () => {
   it('answers 401 for a missing, malformed, foreign or expired token', async () => {
     const url = `${svc.url}/api/users/profile`;
     expect((await request(url)).body).toEqual({ statusCode: 401, message: AUTH_MESSAGES.noToken });
-    expect((await request(url, { token: 'garbage' })).body).toEqual({ statusCode: 401, message: AUTH_MESSAGES.tokenFailed });
+    expect((await request(url, { token: 'garbage' })).body).toEqual({
+      statusCode: 401,
+      message: AUTH_MESSAGES.tokenFailed,
+    });
     expect((await request(url, { headers: { authorization: 'Basic abc' } })).status).toBe(401);
-    const foreign = new JwtService({ secret: 'some-other-secret-entirely' }).sign({ sub: 'x', role: 'admin', name: 'x', iatMs: Date.now() });
+    const foreign = new JwtService({ secret: 'some-other-secret-entirely' }).sign({
+      sub: 'x',
+      role: 'admin',
+      name: 'x',
+      iatMs: Date.now(),
+    });
     expect((await request(url, { token: foreign })).status).toBe(401);
     const user = await registerCustomer(svc);
-    const expired = svc.app.get(JwtService).sign({ sub: user.id, role: 'customer', name: 'x', iatMs: Date.now() }, { expiresIn: -10 });
+    const expired = svc.app
+      .get(JwtService)
+      .sign({ sub: user.id, role: 'customer', name: 'x', iatMs: Date.now() }, { expiresIn: -10 });
     expect((await request(url, { token: expired })).body.message).toBe(AUTH_MESSAGES.tokenFailed);
   });
 
@@ -125,7 +153,9 @@ describe('identity: register, login, profile', () => {
     const arrayBody = await request(url, { rawBody: '[1,2,3]' });
     expect(arrayBody.status).toBe(400);
     expect(typeof arrayBody.body.message).toBe('string');
-    const huge = await request(url, { body: { name: 'x'.repeat(2 * 1024 * 1024), email: uniqueEmail(), password: PASSWORD } });
+    const huge = await request(url, {
+      body: { name: 'x'.repeat(2 * 1024 * 1024), email: uniqueEmail(), password: PASSWORD },
+    });
     expect(huge.status).toBe(413);
     expect(typeof huge.body.message).toBe('string');
     const nothing = await request(url, { method: 'POST' });
@@ -133,9 +163,14 @@ describe('identity: register, login, profile', () => {
   });
 
   it('echoes the request id and writes it on the service log line', async () => {
-    const res = await request(`${svc.url}/api/users/login`, { body: { email: uniqueEmail(), password: PASSWORD }, headers: { 'x-request-id': 'req-identity-42' } });
+    const res = await request(`${svc.url}/api/users/login`, {
+      body: { email: uniqueEmail(), password: PASSWORD },
+      headers: { 'x-request-id': 'req-identity-42' },
+    });
     expect(res.headers.get('x-request-id')).toBe('req-identity-42');
     const line = svc.logs.find((l) => l.requestId === 'req-identity-42' && l.msg === 'request');
-    expect(line).toEqual(expect.objectContaining({ service: 'identity', method: 'POST', path: '/api/users/login', status: 401 }));
+    expect(line).toEqual(
+      expect.objectContaining({ service: 'identity', method: 'POST', path: '/api/users/login', status: 401 }),
+    );
   });
 });

@@ -72,7 +72,9 @@ export class JwtAuthGuard implements CanActivate {
     const token = bearerToken(req);
     if (!token) {
       if (optional && req.headers.authorization === undefined) return true;
-      throw new UnauthorizedException(req.headers.authorization === undefined ? AUTH_MESSAGES.noToken : AUTH_MESSAGES.tokenFailed);
+      throw new UnauthorizedException(
+        req.headers.authorization === undefined ? AUTH_MESSAGES.noToken : AUTH_MESSAGES.tokenFailed,
+      );
     }
 
     let claims: unknown;

@@ -39,7 +39,11 @@ class ServiceRootModule {
  * JSON) plus its RabbitMQ request queue, after HTTP is listening so handlers never run
  * before the module graph is ready (PITFALLS §1.10).
  */
-export async function startServiceApp(service: ServiceName, rootModule: unknown, options: ServiceAppOptions = {}): Promise<INestApplication> {
+export async function startServiceApp(
+  service: ServiceName,
+  rootModule: unknown,
+  options: ServiceAppOptions = {},
+): Promise<INestApplication> {
   const logger = createLogger(service, process.env.LOG_LEVEL ?? 'info', options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(ServiceRootModule.wrap(rootModule, logger), {
     bodyParser: false,
@@ -63,7 +67,9 @@ export async function startServiceApp(service: ServiceName, rootModule: unknown,
   app.enableShutdownHooks();
 
   if (options.rpc !== false) {
-    app.connectMicroservice(rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE), { inheritAppConfig: true });
+    app.connectMicroservice(rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE), {
+      inheritAppConfig: true,
+    });
   }
   await app.listen(options.port ?? config.PORT, config.HOST);
   if (options.rpc !== false) await app.startAllMicroservices();

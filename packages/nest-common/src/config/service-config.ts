@@ -55,7 +55,14 @@ export class ServiceConfig {
   LOG_LEVEL = 'info';
 
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value))
+  @Transform(({ value }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value,
+  )
   TRUSTED_PROXIES?: string[];
 }
 

@@ -4,7 +4,10 @@ import { toApiError } from './error-body';
 
 describe('toApiError', () => {
   it('keeps a string message and the status of an HttpException', () => {
-    expect(toApiError(new NotFoundException('Product not found'))).toEqual({ statusCode: 404, message: 'Product not found' });
+    expect(toApiError(new NotFoundException('Product not found'))).toEqual({
+      statusCode: 404,
+      message: 'Product not found',
+    });
   });
 
   it('never returns an array message', () => {
@@ -30,8 +33,14 @@ describe('toApiError', () => {
   });
 
   it('restores an error that crossed RabbitMQ', () => {
-    expect(toApiError({ statusCode: 409, message: 'Only 1 left in stock' })).toEqual({ statusCode: 409, message: 'Only 1 left in stock' });
-    expect(toApiError(new RpcException({ statusCode: 404, message: 'Product not found' }))).toEqual({ statusCode: 404, message: 'Product not found' });
+    expect(toApiError({ statusCode: 409, message: 'Only 1 left in stock' })).toEqual({
+      statusCode: 409,
+      message: 'Only 1 left in stock',
+    });
+    expect(toApiError(new RpcException({ statusCode: 404, message: 'Product not found' }))).toEqual({
+      statusCode: 404,
+      message: 'Product not found',
+    });
     expect(toApiError(new RpcException('no status')).statusCode).toBe(500);
     expect(toApiError(new ServiceUnavailableException('Catalog service is unavailable')).statusCode).toBe(503);
   });

@@ -31,7 +31,10 @@ function fromParserError(err: ParserError): ApiError | undefined {
   if (err.type === 'entity.too.large') return { statusCode: 413, message: GENERIC_MESSAGES[413] };
   if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
     return { statusCode: 415, message: 'Unsupported request body encoding' };
-  return { statusCode: status, message: err.expose && err.message ? err.message : GENERIC_MESSAGES[status] ?? 'Bad request' };
+  return {
+    statusCode: status,
+    message: err.expose && err.message ? err.message : (GENERIC_MESSAGES[status] ?? 'Bad request'),
+  };
 }
 
 /**
@@ -57,7 +60,12 @@ export function toApiError(exception: unknown): ApiError {
     if (parsed) return parsed;
     // An error that crossed RabbitMQ as { statusCode, message }.
     const rpc = exception as { statusCode?: unknown; message?: unknown };
-    if (typeof rpc.statusCode === 'number' && typeof rpc.message === 'string' && rpc.statusCode >= 400 && rpc.statusCode < 600) {
+    if (
+      typeof rpc.statusCode === 'number' &&
+      typeof rpc.message === 'string' &&
+      rpc.statusCode >= 400 &&
+      rpc.statusCode < 600
+    ) {
       return { statusCode: rpc.statusCode, message: rpc.message };
     }
   }

@@ -7,7 +7,10 @@ import { ServiceConfig } from '../config/service-config';
 import { REDIS } from '../redis/redis.provider';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref()),
+  ]);
 }
 
 function tcpReachable(url: string): Promise<void> {
@@ -57,7 +60,9 @@ export class HealthController {
     );
     const failing = results.filter(([, status]) => status !== 'ok');
     if (failing.length) {
-      throw new ServiceUnavailableException(`Not ready: ${failing.map(([name, why]) => `${name} (${why})`).join(', ')}`);
+      throw new ServiceUnavailableException(
+        `Not ready: ${failing.map(([name, why]) => `${name} (${why})`).join(', ')}`,
+      );
     }
     return { status: 'ready', checks: Object.fromEntries(results) };
   }

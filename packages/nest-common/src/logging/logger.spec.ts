@@ -6,7 +6,13 @@ function capture() {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      );
       done();
     },
   });
@@ -18,7 +24,15 @@ describe('logging', () => {
     const { lines, logger } = capture();
     runWithRequestContext({ requestId: 'req-1' }, () => logger.info({ orderId: 'o1' }, 'order placed'));
     logger.info('outside any request');
-    expect(lines[0]).toEqual(expect.objectContaining({ service: 'demo', requestId: 'req-1', orderId: 'o1', msg: 'order placed', level: 'info' }));
+    expect(lines[0]).toEqual(
+      expect.objectContaining({
+        service: 'demo',
+        requestId: 'req-1',
+        orderId: 'o1',
+        msg: 'order placed',
+        level: 'info',
+      }),
+    );
     expect(lines[1].requestId).toBeUndefined();
   });
 
@@ -28,7 +42,9 @@ describe('logging', () => {
     nest.log({ msg: 'reservation expired', checkoutId: 'c1' }, 'Stock');
     nest.warn('plain text', 'Stock');
     nest.error(new Error('boom'), 'stack here', 'Stock');
-    expect(lines[0]).toEqual(expect.objectContaining({ msg: 'reservation expired', checkoutId: 'c1', context: 'Stock' }));
+    expect(lines[0]).toEqual(
+      expect.objectContaining({ msg: 'reservation expired', checkoutId: 'c1', context: 'Stock' }),
+    );
     expect(lines[1]).toEqual(expect.objectContaining({ msg: 'plain text', level: 'warn' }));
     expect(lines[2]).toEqual(expect.objectContaining({ msg: 'boom', trace: 'stack here', level: 'error' }));
     expect(JSON.stringify(lines)).not.toContain('[object Object]');

@@ -9,17 +9,21 @@ import { currentRequestId } from './request-context';
  * One JSON line per log entry, each carrying the service name and the id of the request
  * being served (from the gateway's x-request-id, through HTTP and RabbitMQ).
  */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    mixin: () => {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
-    },
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
     },
     destination ?? pino.destination(1),
   );

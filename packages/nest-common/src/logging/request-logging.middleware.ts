@@ -16,7 +16,12 @@ export function requestLogging(logger: Logger) {
     runWithRequestContext({ requestId }, () => {
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const line = { method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+        const line = {
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        };
         if (req.path === '/health' || req.path === '/ready') logger.debug(line, 'request');
         else logger.info(line, 'request');
       });

@@ -13,4 +13,3 @@ export class ParseObjectIdPipe implements PipeTransform<unknown, string> {
     return new Types.ObjectId(value).toHexString();
   }
 }
-

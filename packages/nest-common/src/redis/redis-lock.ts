@@ -18,7 +18,12 @@ export interface LockOptions {
  * is changed by one holder of this lock at a time: SET NX PX, released by compare-and-delete
  * so a holder that outlived its TTL never frees someone else's lock.
  */
-export async function withRedisLock<T>(redis: Redis, key: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withRedisLock<T>(
+  redis: Redis,
+  key: string,
+  fn: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const ttlMs = options.ttlMs ?? 10_000;
   const deadline = Date.now() + (options.waitMs ?? 5_000);
   const token = randomUUID();

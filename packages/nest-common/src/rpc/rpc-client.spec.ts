@@ -37,7 +37,10 @@ class DemoMessages {
   }
 }
 
-@Module({ imports: [ServiceDefaultsModule.forRoot({ service: 'catalog', config: ServiceConfig })], controllers: [DemoMessages] })
+@Module({
+  imports: [ServiceDefaultsModule.forRoot({ service: 'catalog', config: ServiceConfig })],
+  controllers: [DemoMessages],
+})
 class DemoModule {}
 
 describe('RpcClient against a real service over RabbitMQ', () => {
@@ -54,26 +57,43 @@ describe('RpcClient against a real service over RabbitMQ', () => {
   });
 
   it('gets the answer, and the handler runs under the caller’s request id', async () => {
-    const answer = await runWithRequestContext({ requestId: 'rpc-req-7' }, () => client.send('demo.things.echo', { value: 'hello' }));
+    const answer = await runWithRequestContext({ requestId: 'rpc-req-7' }, () =>
+      client.send('demo.things.echo', { value: 'hello' }),
+    );
     expect(answer).toEqual({ value: 'hello', requestId: 'rpc-req-7' });
   });
 
   it('turns the receiver’s errors back into the same HTTP status and message', async () => {
-    await expect(client.send('demo.things.missing', {})).rejects.toMatchObject({ status: 404, message: 'Thing not found' });
-    await expect(client.send('demo.things.conflict', {})).rejects.toMatchObject({ status: 409, message: 'Only 1 left in stock' });
+    await expect(client.send('demo.things.missing', {})).rejects.toMatchObject({
+      status: 404,
+      message: 'Thing not found',
+    });
+    await expect(client.send('demo.things.conflict', {})).rejects.toMatchObject({
+      status: 409,
+      message: 'Only 1 left in stock',
+    });
     await expect(client.send('demo.things.crash', {})).rejects.toMatchObject({ status: 500 });
   });
 
   it('keeps answering after errors (every message was acked)', async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.send<{ value: string }>('demo.things.echo', { value: String(i) })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => client.send<{ value: string }>('demo.things.echo', { value: String(i) })),
+    );
     expect(answers.map((a) => a.value)).toEqual(Array.from({ length: 40 }, (_, i) => String(i)));
   });
 
   it('answers 503 with a message when nobody consumes the queue, instead of hanging', async () => {
-    const nobody = new RpcClient('orders', { url: svc.config.RABBITMQ_URL, namespace: `${svc.namespace}void.`, timeoutMs: 300 });
+    const nobody = new RpcClient('orders', {
+      url: svc.config.RABBITMQ_URL,
+      namespace: `${svc.namespace}void.`,
+      timeoutMs: 300,
+    });
     try {
       const started = Date.now();
-      await expect(nobody.send('orders.things.find', {})).rejects.toMatchObject({ status: 503, message: 'Orders service is unavailable' });
+      await expect(nobody.send('orders.things.find', {})).rejects.toMatchObject({
+        status: 503,
+        message: 'Orders service is unavailable',
+      });
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       await nobody.onApplicationShutdown();

@@ -41,7 +41,11 @@ export class RpcClient implements OnApplicationShutdown {
     });
   }
 
-  async send<TResult, TPayload = unknown>(pattern: string, payload: TPayload, timeoutMs = this.options.timeoutMs): Promise<TResult> {
+  async send<TResult, TPayload = unknown>(
+    pattern: string,
+    payload: TPayload,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<TResult> {
     const requestId = currentRequestId();
     const record = new RmqRecordBuilder(payload)
       .setOptions({ headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {}, expiration: String(timeoutMs) })
@@ -55,7 +59,13 @@ export class RpcClient implements OnApplicationShutdown {
 
   private toHttpError(pattern: string, err: unknown): HttpException {
     const e = err as { statusCode?: unknown; message?: unknown };
-    if (e && typeof e.statusCode === 'number' && typeof e.message === 'string' && e.statusCode >= 400 && e.statusCode < 600) {
+    if (
+      e &&
+      typeof e.statusCode === 'number' &&
+      typeof e.message === 'string' &&
+      e.statusCode >= 400 &&
+      e.statusCode < 600
+    ) {
       return new HttpException({ statusCode: e.statusCode, message: e.message }, e.statusCode);
     }
     const reason = err instanceof TimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);

@@ -46,7 +46,11 @@ export function uniqueSuffix(): string {
  * test MongoDB-wire server (TEST_MONGO_URL), the real Redis and RabbitMQ, queues under a
  * unique namespace. Three lines per suite: start, use `url`, close.
  */
-export async function startTestService(service: ServiceName, rootModule: unknown, options: TestServiceOptions = {}): Promise<TestService> {
+export async function startTestService(
+  service: ServiceName,
+  rootModule: unknown,
+  options: TestServiceOptions = {},
+): Promise<TestService> {
   const suffix = uniqueSuffix();
   const namespace = options.namespace ?? `t${suffix}.`;
   const mongoBase = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
@@ -106,7 +110,13 @@ export async function startTestService(service: ServiceName, rootModule: unknown
       await app.close();
       const events = consumerTopology(`${namespace}${service}.events`);
       await deleteBrokerObjects(env.RABBITMQ_URL, {
-        queues: [namespacedQueue(namespace, service), events.queue, events.retryQueue, events.dlq, ...(options.extraQueues ?? [])],
+        queues: [
+          namespacedQueue(namespace, service),
+          events.queue,
+          events.retryQueue,
+          events.dlq,
+          ...(options.extraQueues ?? []),
+        ],
         // The suite's exchange goes with the last service of the namespace: the one that created the namespace.
         exchanges: [events.dlx, ...(options.namespace ? [] : [namespacedExchange(namespace)])],
       });

@@ -10,8 +10,18 @@ import { User, UserSchema } from '../users/user.schema';
  * passwords through SEED_ADMIN_PASSWORD / SEED_CUSTOMER_PASSWORD.
  */
 export const SEED_USERS = [
-  { name: 'Admin User', email: 'admin@example.com', password: process.env.SEED_ADMIN_PASSWORD || 'Admin!2345', role: 'admin' as const },
-  { name: 'Casey Customer', email: 'customer@example.com', password: process.env.SEED_CUSTOMER_PASSWORD || 'Customer!2345', role: 'customer' as const },
+  {
+    name: 'Admin User',
+    email: 'admin@example.com',
+    password: process.env.SEED_ADMIN_PASSWORD || 'Admin!2345',
+    role: 'admin' as const,
+  },
+  {
+    name: 'Casey Customer',
+    email: 'customer@example.com',
+    password: process.env.SEED_CUSTOMER_PASSWORD || 'Customer!2345',
+    role: 'customer' as const,
+  },
 ];
 
 /** Seeds an admin and a customer when the users database is empty; otherwise changes nothing. */

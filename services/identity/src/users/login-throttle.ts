@@ -38,7 +38,10 @@ export class LoginThrottle {
   private tooMany(state: RateLimiterRes): never {
     const minutes = Math.max(1, Math.ceil(state.msBeforeNext / 60_000));
     throw new HttpException(
-      { statusCode: HttpStatus.TOO_MANY_REQUESTS, message: `Too many failed login attempts, please try again in ${minutes} minute${minutes === 1 ? '' : 's'}` },
+      {
+        statusCode: HttpStatus.TOO_MANY_REQUESTS,
+        message: `Too many failed login attempts, please try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+      },
       HttpStatus.TOO_MANY_REQUESTS,
     );
   }

@@ -1,7 +1,22 @@
-import { BadRequestException, Inject, Injectable, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectModel } from '@nestjs/mongoose';
-import { EVENTS, type AuthResponse, type PublicUser, type Role, type TokenClaims, type UserDeletedEvent, type UserRoleChangedEvent } from '@shop/contracts';
+import {
+  EVENTS,
+  type AuthResponse,
+  type PublicUser,
+  type Role,
+  type TokenClaims,
+  type UserDeletedEvent,
+  type UserRoleChangedEvent,
+} from '@shop/contracts';
 import { EventBus, isDuplicateKeyError, REDIS, TokenRevocations, withRedisLock } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import type { Model } from 'mongoose';
@@ -75,7 +90,8 @@ export class UsersService {
     const apply = async () => {
       const user = await this.get(userId);
       const previousRole = user.role;
-      if (changesRole && dto.role !== user.role && user.role === 'admin') await this.assertAdminMayGo(actorId, user, 'demote');
+      if (changesRole && dto.role !== user.role && user.role === 'admin')
+        await this.assertAdminMayGo(actorId, user, 'demote');
       if (dto.name !== undefined && dto.name !== null) user.name = dto.name;
       if (dto.email !== undefined && dto.email !== null) user.email = dto.email;
       if (changesRole) user.role = dto.role as Role;
@@ -90,7 +106,12 @@ export class UsersService {
         throw err;
       }
       if (roleChanged) {
-        this.announce<UserRoleChangedEvent>(EVENTS.identity.userRoleChanged, { userId, role: user.role, previousRole, revokedBefore });
+        this.announce<UserRoleChangedEvent>(EVENTS.identity.userRoleChanged, {
+          userId,
+          role: user.role,
+          previousRole,
+          revokedBefore,
+        });
       }
       return toPublicUser(user);
     };
@@ -142,6 +163,8 @@ export class UsersService {
    * are already stored when they are published, so a broker blip is logged, not fatal.
    */
   private announce<T>(type: string, data: T): void {
-    this.events.publish(type, data).catch((err: Error) => this.logger.warn(`could not publish ${type}: ${err.message}`));
+    this.events
+      .publish(type, data)
+      .catch((err: Error) => this.logger.warn(`could not publish ${type}: ${err.message}`));
   }
 }
