@@ -200,6 +200,15 @@ const OPERATIONS: Operation[] = [
     errors: [400],
   },
   {
+    method: 'get',
+    path: '/api/admin/products/{id}',
+    tag: 'admin',
+    auth: 'admin',
+    summary: 'One product, published or not (the edit page)',
+    response: 'Product',
+    errors: [400, 404],
+  },
+  {
     method: 'put',
     path: '/api/admin/products/{id}',
     tag: 'admin',
@@ -208,6 +217,15 @@ const OPERATIONS: Operation[] = [
     body: 'ProductInput',
     response: 'Product',
     errors: [400, 404],
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/products/{id}',
+    tag: 'admin',
+    auth: 'admin',
+    summary: 'Remove a product',
+    response: 'Message',
+    errors: [404],
   },
   {
     method: 'post',

@@ -143,6 +143,17 @@ describe('k8s (kustomize)', () => {
     }
   });
 
+  it('runs seed Jobs with seed programs that exist in the source', () => {
+    const jobs = docs.filter((x) => x.kind === 'Job');
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) {
+      const [container] = job.spec.template.spec.containers;
+      const script = (container.command as string[]).find((c) => c.endsWith('.js'))!;
+      expect(existsSync(join(root, script.replace('/dist/', '/src/').replace(/\.js$/, '.ts')))).toBe(true);
+      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    }
+  });
+
   it.each(['dev', 'prod'])('overlay %s builds on the base', (overlay) => {
     const k = parse(read(`k8s/overlays/${overlay}/kustomization.yaml`)) as { resources: string[] };
     expect(k.resources).toContain('../../base');
