@@ -38,6 +38,8 @@ COPY --from=build --chown=node:node /repo/packages/nest-common/dist packages/nes
 COPY --from=build --chown=node:node /repo/${APP}/package.json ${APP}/
 COPY --from=build --chown=node:node /repo/${APP}/dist ${APP}/dist
 COPY --from=build --chown=node:node /repo/web/dist web/dist
+# Mount point for catalog's uploads: a fresh named volume takes this directory's owner.
+RUN mkdir -p /uploads && chown node:node /uploads
 USER node
 EXPOSE 8080 3001 3002 3003 3004 3005
 CMD ["sh", "-c", "exec node \"$APP/dist/main.js\""]
