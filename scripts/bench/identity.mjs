@@ -7,6 +7,8 @@
 //   BENCH_USERS     registrations, default 1000
 //   BENCH_FAILED    failed logins, default 100
 //   BENCH_PARALLEL  requests in flight, default 16
+import { performance } from 'node:perf_hooks';
+
 const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const USERS = Number(process.env.BENCH_USERS || 1000);
 const FAILED = Number(process.env.BENCH_FAILED || 100);
