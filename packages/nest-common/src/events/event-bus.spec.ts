@@ -130,6 +130,16 @@ describe('EventBus (real RabbitMQ)', () => {
     expect(await depth(`${q}.dlq`)).toBe(0);
   });
 
+  it('notify() never throws: a notification that cannot be published is logged', async () => {
+    const logger = collectingLogger();
+    const b = await started('notifier', { logger });
+    await b.close();
+    expect(() => b.notify('demo.thing.happened', { id: 1 })).not.toThrow();
+    await waitFor('the warning', () => logger.entries.some((e) => e.msg === 'could not publish a notification'));
+    const entry = logger.entries.find((e) => e.msg === 'could not publish a notification');
+    expect(entry?.obj).toEqual(expect.objectContaining({ type: 'demo.thing.happened' }));
+  });
+
   it('fans one event out to every consuming service, each exactly once, with the request id logged', async () => {
     const catalogLog = collectingLogger();
     const seen: Record<string, EventEnvelope[]> = { catalog: [], cart: [] };

@@ -115,6 +115,17 @@ export class EventBus {
   }
 
   /**
+   * Publishes a notification without waiting: for facts whose record is already stored (a user, a product),
+   * so a broker blip costs the notification, not the request. A failed publish is logged. Events whose loss
+   * costs money go through an outbox instead.
+   */
+  notify<T>(type: string, data: T): void {
+    this.publish(type, data).catch((err: unknown) =>
+      this.logger.warn({ type, err: errorText(err) }, 'could not publish a notification'),
+    );
+  }
+
+  /**
    * Publishes a fact. Resolves with the envelope once the broker has confirmed it (persisted to the
    * durable queues bound to `type`); rejects after publishTimeoutMs, e.g. while the broker is down.
    * A rejected publish may still have reached the broker: retry with the same eventId.

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { EVENTS, toPence, type ProductChangedEvent, type ProductDeletedEvent, type ProductJson } from '@shop/contracts';
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
@@ -38,8 +38,6 @@ function toStored(dto: CreateProductDto | UpdateProductDto): ProductFields {
 /** Reads and admin writes of products. Stock moves through StockService, under the same per-product lock. */
 @Injectable()
 export class ProductsService {
-  private readonly logger = new Logger(ProductsService.name);
-
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
     private readonly locks: ProductLocks,
@@ -159,19 +157,12 @@ export class ProductsService {
       if (result.deletedCount === 0) throw new NotFoundException(PRODUCT_NOT_FOUND);
     });
     await this.cache.invalidate();
-    this.announce<ProductDeletedEvent>(EVENTS.catalog.productDeleted, { productId: id });
+    this.events.notify<ProductDeletedEvent>(EVENTS.catalog.productDeleted, { productId: id });
   }
 
   /** After any write that public reads show: every replica's cache turns over, and other services hear of it. */
   async changed(productId: string): Promise<void> {
     await this.cache.invalidate();
-    this.announce<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
-  }
-
-  /** Notifications only: the write is already stored, so a broker blip is logged, not fatal. */
-  private announce<T>(type: string, data: T): void {
-    this.events
-      .publish(type, data)
-      .catch((err: Error) => this.logger.warn(`could not publish ${type}: ${err.message}`));
+    this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
   }
 }

@@ -516,9 +516,7 @@ export class StockService implements OnModuleInit {
     if (!productIds.length) return;
     await this.cache.invalidate();
     for (const productId of new Set(productIds)) {
-      this.events
-        .publish<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId })
-        .catch((err: Error) => this.logger.warn(`could not publish ${EVENTS.catalog.productChanged}: ${err.message}`));
+      this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
     }
   }
 }

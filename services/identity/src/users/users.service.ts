@@ -1,11 +1,4 @@
-import {
-  BadRequestException,
-  Inject,
-  Injectable,
-  Logger,
-  NotFoundException,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectModel } from '@nestjs/mongoose';
 import {
@@ -37,8 +30,6 @@ const ADMINS_LOCK = 'identity:lock:admins';
 
 @Injectable()
 export class UsersService {
-  private readonly logger = new Logger(UsersService.name);
-
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
     private readonly jwt: JwtService,
@@ -50,7 +41,11 @@ export class UsersService {
 
   async register(dto: RegisterDto): Promise<AuthResponse> {
     const user = await this.insert({ name: dto.name, email: dto.email, password: dto.password, role: 'customer' });
-    this.announce(EVENTS.identity.userRegistered, { userId: String(user._id), name: user.name, email: user.email });
+    this.events.notify(EVENTS.identity.userRegistered, {
+      userId: String(user._id),
+      name: user.name,
+      email: user.email,
+    });
     return this.session(user);
   }
 
@@ -106,7 +101,7 @@ export class UsersService {
         throw err;
       }
       if (roleChanged) {
-        this.announce<UserRoleChangedEvent>(EVENTS.identity.userRoleChanged, {
+        this.events.notify<UserRoleChangedEvent>(EVENTS.identity.userRoleChanged, {
           userId,
           role: user.role,
           previousRole,
@@ -125,7 +120,7 @@ export class UsersService {
       const revokedBefore = Date.now();
       await this.revocations.revokeBefore(userId, revokedBefore);
       await this.users.deleteOne({ _id: user._id }).exec();
-      this.announce<UserDeletedEvent>(EVENTS.identity.userDeleted, { userId, revokedBefore });
+      this.events.notify<UserDeletedEvent>(EVENTS.identity.userDeleted, { userId, revokedBefore });
     });
   }
 
@@ -156,15 +151,5 @@ export class UsersService {
   private session(user: UserDocument): AuthResponse {
     const claims: TokenClaims = { sub: String(user._id), role: user.role, name: user.name, iatMs: Date.now() };
     return { user: toPublicUser(user), token: this.jwt.sign(claims) };
-  }
-
-  /**
-   * Events here are notifications: the facts that matter (the user record, the revocation)
-   * are already stored when they are published, so a broker blip is logged, not fatal.
-   */
-  private announce<T>(type: string, data: T): void {
-    this.events
-      .publish(type, data)
-      .catch((err: Error) => this.logger.warn(`could not publish ${type}: ${err.message}`));
   }
 }
