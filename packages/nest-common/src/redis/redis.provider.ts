@@ -4,9 +4,16 @@ import { ServiceConfig } from '../config/service-config';
 
 export const REDIS = Symbol('REDIS');
 
-/** Fails fast instead of retrying a command for seconds while Redis is away (PITFALLS §4.1). */
+/**
+ * Fails fast instead of retrying a command for seconds while Redis is away (PITFALLS §4.1): a command
+ * waits for at most one reconnect attempt, and reconnects are tried every 50–500 ms.
+ */
 export function createRedis(url: string, logger = new Logger('Redis')): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 2000 });
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 50, 500),
+  });
   redis.on('error', (err) => logger.warn(`Redis error: ${err.message}`));
   return redis;
 }
@@ -21,6 +28,8 @@ export const redisProvider: Provider = {
 export class RedisCloser implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
   async onApplicationShutdown() {
+    // QUIT on a client that never connected would wait for a connection: just stop reconnecting.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -7,10 +7,12 @@ import { IdentityConfig } from '../config/identity.config';
 /**
  * Failed logins per account (the gateway limits per IP). Only failures count; a success
  * clears the account's record. The limit is checked before the password is, so a locked
- * account cannot be probed.
+ * account cannot be probed. When Redis cannot be reached the throttle steps aside (logged), like the
+ * gateway's per-IP limits: an outage of the counter must not lock every shopper out.
  */
 @Injectable()
 export class LoginThrottle {
+  private readonly logger = new Logger(LoginThrottle.name);
   private readonly limiter: RateLimiterRedis;
 
   constructor(@Inject(REDIS) redis: Redis, config: IdentityConfig) {
@@ -23,16 +25,25 @@ export class LoginThrottle {
   }
 
   async assertAllowed(email: string): Promise<void> {
-    const state = await this.limiter.get(email);
+    const state = await this.unlessDown('read', () => this.limiter.get(email));
     if (state && state.consumedPoints >= this.limiter.points) this.tooMany(state);
   }
 
   async recordFailure(email: string): Promise<void> {
-    await this.limiter.penalty(email, 1);
+    await this.unlessDown('record', () => this.limiter.penalty(email, 1));
   }
 
   async reset(email: string): Promise<void> {
-    await this.limiter.delete(email);
+    await this.unlessDown('reset', () => this.limiter.delete(email));
+  }
+
+  private async unlessDown<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.logger.warn(`login throttle unavailable (${what}): ${(err as Error).message}`);
+      return undefined;
+    }
   }
 
   private tooMany(state: RateLimiterRes): never {
