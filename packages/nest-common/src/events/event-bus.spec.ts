@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as amqplib from 'amqplib';
 import type { EventEnvelope } from '@shop/contracts';
+import { DeadLetters } from './dead-letters';
 import { EventBus } from './event-bus';
 import { consumerTopology, type EventBusLogger, type EventBusOptions } from './event-bus.types';
 import { InMemoryProcessedEventStore } from './processed-event.store';
@@ -233,6 +234,47 @@ describe('EventBus (real RabbitMQ)', () => {
     expect(String(dead.properties.headers?.['x-error-stack'])).toContain('stock service exploded');
     const failure = log.entries.find((l) => l.level === 'error');
     expect(failure?.obj).toMatchObject({ eventId: event.eventId, type: 'orders.order.placed', requestId: 'req-dlq' });
+  });
+
+  it('lets an operator list dead letters and replay them once the cause is fixed', async () => {
+    let broken = true;
+    const handled: string[] = [];
+    const q = queue('replayable');
+    const consumer = await started('replayable', { maxAttempts: 2 });
+    await consumer.subscribe(
+      {
+        'catalog.product.changed': async (e) => {
+          if (broken) throw new Error('search index offline');
+          handled.push(e.eventId);
+        },
+      },
+      { queue: q },
+    );
+    const publisher = await started('catalog');
+    const first = await publisher.publish('catalog.product.changed', { productId: 'p1' });
+    const second = await publisher.publish('catalog.product.changed', { productId: 'p2' });
+    await waitFor('both dead-lettered', async () => (await depth(`${q}.dlq`)) === 2);
+
+    const dlq = await DeadLetters.open(AMQP_URL, q);
+    try {
+      const listed = await dlq.list();
+      expect(listed.map((d) => d.eventId)).toEqual([first.eventId, second.eventId]);
+      expect(listed[0]).toMatchObject({ type: 'catalog.product.changed', attempts: 2, error: 'search index offline' });
+      expect(await depth(`${q}.dlq`)).toBe(2); // listing takes nothing away
+
+      broken = false;
+      expect(await dlq.replay()).toBe(2);
+      await waitFor('both handled after the replay', () => handled.length === 2);
+      expect(handled).toEqual([first.eventId, second.eventId]);
+      expect(await depth(`${q}.dlq`)).toBe(0);
+      expect(await dlq.replay()).toBe(0);
+    } finally {
+      await dlq.close();
+    }
+  });
+
+  it('refuses to open the dead letters of a queue that has none', async () => {
+    await expect(DeadLetters.open(AMQP_URL, queueName('never-declared'))).rejects.toThrow(/no dead-letter queue/);
   });
 
   it('sends invalid JSON and events without a handler straight to the DLQ', async () => {

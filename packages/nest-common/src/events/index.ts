@@ -18,3 +18,4 @@ export {
 } from './mongo-processed-event.store';
 export { InMemoryProcessedEventStore, type ProcessedEventStore } from './processed-event.store';
 export { topicMatches } from './topic-pattern';
+export { DeadLetters, type DeadLetter } from './dead-letters';
