@@ -19,10 +19,11 @@ export function createLogger(level: string): Logger {
   flusher.unref();
   return pino(
     {
-      name: 'gateway',
+      // The same line shape as the services' (packages/nest-common createLogger): level label, service name.
       level,
-      base: { pid: process.pid },
+      base: { service: 'gateway' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
     },
     destination,

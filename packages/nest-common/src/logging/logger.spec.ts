@@ -49,4 +49,12 @@ describe('logging', () => {
     expect(lines[2]).toEqual(expect.objectContaining({ msg: 'boom', trace: 'stack here', level: 'error' }));
     expect(JSON.stringify(lines)).not.toContain('[object Object]');
   });
+
+  it('keeps Nest start-up chatter at debug', () => {
+    const { lines, logger } = capture();
+    const nest = new PinoNestLogger(logger);
+    nest.log('Mapped {/api/users/login, POST} route', 'RouterExplorer');
+    nest.log('Nest application successfully started', 'NestApplication');
+    expect(lines.map((l) => l.level)).toEqual(['debug', 'info']);
+  });
 });

@@ -31,6 +31,9 @@ export function createLogger(
 
 type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace';
 
+/** Nest's start-up chatter (one line per module and route): debug, so `info` shows what an operator needs. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
 /**
  * Lets Nest's own messages (bootstrap, route mapping, errors) and `new Logger(ctx).log(...)` calls go
  * through the same logger. A string becomes the message; an object's fields go on the line.
@@ -48,7 +51,7 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, context?: string) {
-    this.write('info', message, { context });
+    this.write(context && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, { context });
   }
   error(message: unknown, trace?: string, context?: string) {
     this.write('error', message, { context, trace });
