@@ -1,7 +1,10 @@
 // prestart/pretest: make node_modules match package-lock.json, so `npm start` and `npm test` work on a
 // fresh clone with no `npm install` before them. Node builtins only (nothing is installed yet).
-//   node_modules missing                          -> npm ci
+//   node_modules missing                          -> npm install (the locked versions; see below)
 //   package-lock.json newer than the installed tree -> npm install
+// Not `npm ci`: it refuses any lock that lacks an optional package (here: other platforms' @swc/core-* builds,
+// which this workplace's registry does not serve, so no lock made here lists them) after printing a wall of
+// errors; `npm install` installs the same locked versions and accepts that.
 //   otherwise                                     -> nothing
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,19 +22,10 @@ const mtime = (f) => {
   }
 };
 
-function npm(args, why, { fallback } = {}) {
+function npm(args, why) {
   console.log(`[shop] ${why}: npm ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0 && fallback) {
-    // `npm ci` refuses a lock that lacks any optional package (here: other platforms' @swc/core-* builds,
-    // which this workplace's registry does not serve, so no lock made here can list them). `npm install`
-    // installs the same locked versions and accepts that.
-    console.error(
-      `[shop] npm ${args.join(' ')} failed (see above); falling back to npm ${fallback.join(' ')}, which installs the locked versions too.`,
-    );
-    return npm(fallback, 'fallback');
-  }
   if (result.status !== 0) {
     console.error(
       `[shop] npm ${args.join(' ')} failed (${result.error ? result.error.message : `exit code ${result.status}`})`,
@@ -49,9 +43,7 @@ function npm(args, why, { fallback } = {}) {
 }
 
 if (!fs.existsSync(path.join(root, 'node_modules')) || !mtime(installed)) {
-  npm(['ci', '--no-audit', '--no-fund'], 'node_modules is missing', {
-    fallback: ['install', '--no-audit', '--no-fund'],
-  });
+  npm(['install', '--no-audit', '--no-fund'], 'node_modules is missing');
 } else if (mtime(lock) > mtime(installed)) {
   npm(['install', '--no-audit', '--no-fund'], 'package-lock.json is newer than node_modules');
 } else {
