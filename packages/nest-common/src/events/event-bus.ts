@@ -4,6 +4,7 @@ import type { ConfirmChannel } from 'amqplib';
 import pino from 'pino';
 import { EVENTS_EXCHANGE, type EventEnvelope } from '@shop/contracts';
 import { currentRequestId } from '../logging/request-context';
+import { BroadcastListener, type BroadcastHandlers, type BroadcastOptions } from './broadcast-listener';
 import { EventConsumer, errorText } from './event-consumer';
 import {
   EVENT_HEADERS,
@@ -31,7 +32,7 @@ export class EventBus {
   private readonly logger: EventBusLogger;
   private manager?: AmqpConnectionManager;
   private publisher?: ChannelWrapper;
-  private readonly consumers: EventConsumer[] = [];
+  private readonly consumers: Array<EventConsumer | BroadcastListener> = [];
   private starting?: Promise<void>;
   private closed = false;
 
@@ -189,6 +190,25 @@ export class EventBus {
     await consumer.start(o.connectTimeoutMs);
     this.consumers.push(consumer);
     this.logger.info({ queue, events: Object.keys(handlers) }, 'consuming events');
+  }
+
+  /**
+   * Every replica of this service hears these events (subscribe() gives each event to one replica): for
+   * in-memory copies to drop what changed. At most once, no retries; see BroadcastListener.
+   */
+  async broadcast(handlers: BroadcastHandlers, opts: BroadcastOptions = {}): Promise<void> {
+    if (!this.manager || this.closed) throw new Error(`EventBus(${this.service}): not started (or closed)`);
+    if (Object.keys(handlers).length === 0) throw new Error('EventBus: broadcast() needs at least one handler');
+    const listener = new BroadcastListener(this.manager, {
+      service: this.service,
+      exchange: this.options.exchange,
+      handlers: { ...handlers },
+      logger: this.logger,
+      ...opts,
+    });
+    await listener.start(this.options.connectTimeoutMs);
+    this.consumers.push(listener);
+    this.logger.info({ events: Object.keys(handlers) }, 'listening to events on this replica');
   }
 
   /** Stops consuming, lets running handlers finish (bounded by drainTimeoutMs), closes the connection. */

@@ -307,7 +307,7 @@ export class EventConsumer {
   }
 }
 
-function parseEnvelope(content: Buffer): EventEnvelope {
+export function parseEnvelope(content: Buffer): EventEnvelope {
   const value: unknown = JSON.parse(content.toString('utf8'));
   if (typeof value !== 'object' || value === null) throw new Error('not a JSON object');
   const e = value as Partial<EventEnvelope>;

@@ -1,4 +1,5 @@
 export { EventBus } from './event-bus';
+export { type BroadcastHandlers, type BroadcastOptions } from './broadcast-listener';
 export {
   consumerTopology,
   EVENT_HEADERS,
