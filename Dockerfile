@@ -9,8 +9,10 @@ WORKDIR /repo
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/nest-common/package.json packages/nest-common/
+COPY packages/fake-paypal/package.json packages/fake-paypal/
 COPY services/catalog/package.json services/catalog/
 COPY services/identity/package.json services/identity/
+COPY services/cart/package.json services/cart/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
