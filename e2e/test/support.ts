@@ -15,6 +15,10 @@ export interface E2eEnv {
   /** Services on disk that are not built (no dist/main.js), so not running. */
   missing: string[];
   logins: Login[];
+  /** The stack's Redis (its own database), RabbitMQ (its own vhost) and the namespace of its keys and queues. */
+  redisUrl: string;
+  rabbitUrl: string;
+  namespace: string;
   logDir: string;
   screenshotDir: string;
   /** Debian's chromium and the launch arguments every browser test uses. */
@@ -36,6 +40,9 @@ export function e2eEnv(): E2eEnv {
     running: list(process.env.E2E_RUNNING_SERVICES),
     missing: list(process.env.E2E_MISSING_SERVICES),
     logins: JSON.parse(process.env.E2E_LOGINS ?? '[]') as Login[],
+    redisUrl: process.env.E2E_REDIS_URL ?? '',
+    rabbitUrl: process.env.E2E_RABBITMQ_URL ?? '',
+    namespace: process.env.E2E_NAMESPACE ?? '',
     logDir: process.env.E2E_LOG_DIR ?? '',
     screenshotDir: process.env.E2E_SCREENSHOT_DIR ?? '',
     chromium: JSON.parse(process.env.E2E_CHROMIUM ?? '{"path":"/usr/bin/chromium","args":[]}') as E2eEnv['chromium'],

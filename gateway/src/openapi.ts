@@ -246,7 +246,7 @@ const OPERATIONS: Operation[] = [
     auth: 'optional',
     summary: "The caller's cart (token) or a guest cart (guestId)",
     response: 'Cart',
-    errors: [400],
+    errors: [400, 401, 403, 503],
     query: [
       ['guestId', '`guest_` + 1-64 of [A-Za-z0-9_-]'],
       ['userId', 'must equal the token user'],
@@ -257,10 +257,10 @@ const OPERATIONS: Operation[] = [
     path: '/api/cart',
     tag: 'cart',
     auth: 'optional',
-    summary: 'Add a line (priced by the server)',
+    summary: 'Add a line (priced by the server); 201 when it creates the cart, else 200',
     body: 'CartLineRequest',
     response: 'Cart',
-    errors: [400, 404, 409],
+    errors: [400, 401, 403, 404, 409, 503],
   },
   {
     method: 'put',
@@ -270,7 +270,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Set a line quantity (0 removes it)',
     body: 'CartLineRequest',
     response: 'Cart',
-    errors: [400, 404, 409],
+    errors: [400, 401, 403, 404, 409, 503],
   },
   {
     method: 'delete',
@@ -280,7 +280,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Remove a line',
     body: 'CartLineRequest',
     response: 'Cart',
-    errors: [400, 404],
+    errors: [400, 401, 403, 404, 503],
   },
   {
     method: 'post',
@@ -290,6 +290,7 @@ const OPERATIONS: Operation[] = [
     summary: "Merge a guest cart into the caller's cart",
     body: 'MergeRequest',
     response: 'Cart',
+    errors: [400, 401, 503],
   },
   // checkout
   {

@@ -1,0 +1,39 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import {
+  EVENTS,
+  type OrderPlacedEvent,
+  type ProductChangedEvent,
+  type ProductDeletedEvent,
+  type UserDeletedEvent,
+} from '@shop/contracts';
+import { EventBus } from '@shop/nest-common';
+import { CatalogProducts } from '../catalog/catalog-products';
+import { CartService } from './cart.service';
+
+/**
+ * Events the cart acts on. Orders and user deletions: once per service (queue `<namespace>cart.events`,
+ * replicas share it; each handler is safe to run twice). Product changes: on every replica, since each
+ * keeps its own copy of the products it prices.
+ */
+@Injectable()
+export class CartEvents implements OnModuleInit {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly carts: CartService,
+    private readonly products: CatalogProducts,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe({
+      [EVENTS.orders.orderPlaced]: (event) => this.carts.applyOrder(event.data as OrderPlacedEvent),
+      [EVENTS.identity.userDeleted]: (event) => this.carts.removeUserCart((event.data as UserDeletedEvent).userId),
+    });
+    const forget = (event: { data: ProductChangedEvent | ProductDeletedEvent }) => {
+      if (typeof event.data?.productId === 'string') this.products.invalidate(event.data.productId);
+    };
+    await this.bus.broadcast(
+      { [EVENTS.catalog.productChanged]: forget, [EVENTS.catalog.productDeleted]: forget },
+      { onResubscribed: () => this.products.clear() },
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import { MAX_CART_LINE_QUANTITY, type OrderItemRef } from '@shop/contracts';
+
+/** A line as stored: what the shopper chose, never a price (prices are the catalogue's, read at every response). */
+export interface StoredLine {
+  productId: string;
+  /** '' when the product has no sizes (or no colours). */
+  size: string;
+  color: string;
+  quantity: number;
+}
+
+/** A cart as either store keeps it. */
+export interface StoredCart {
+  /** MongoDB id of a user cart. */
+  _id?: string;
+  /** A random id of a guest cart, so a merge recognises a cart it has already taken. */
+  cartId?: string;
+  lines: StoredLine[];
+  /** Guest carts already merged into this (user) cart, newest last. */
+  mergedCarts: string[];
+  /** Orders whose lines were already taken out of this (user) cart, newest last. */
+  appliedOrders: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How many merge and order markers a cart remembers (a replay older than that is long gone from the broker). */
+export const MARKERS_KEPT = 50;
+
+export type LineKey = Pick<StoredLine, 'productId' | 'size' | 'color'>;
+
+export function sameLine(a: LineKey, b: LineKey): boolean {
+  return a.productId === b.productId && a.size === b.size && a.color === b.color;
+}
+
+export function findLine(cart: StoredCart, key: LineKey): StoredLine | undefined {
+  return cart.lines.find((line) => sameLine(line, key));
+}
+
+export function emptyCart(now = new Date()): StoredCart {
+  const at = now.toISOString();
+  return { lines: [], mergedCarts: [], appliedOrders: [], createdAt: at, updatedAt: at };
+}
+
+export function remember(markers: string[], marker: string): string[] {
+  return [...markers.filter((m) => m !== marker), marker].slice(-MARKERS_KEPT);
+}
+
+/** The most of one line a shopper may hold: the stock, and never more than 99. */
+export function lineCap(countInStock: number): number {
+  return Math.max(0, Math.min(countInStock, MAX_CART_LINE_QUANTITY));
+}
+
+/**
+ * Adds guest lines into a user's lines: the same line adds up, capped by stock (and 99); a product that
+ * is gone or sold out is left out. `capOf` answers undefined for a product that no longer sells.
+ */
+export function mergeLines(
+  into: StoredLine[],
+  from: StoredLine[],
+  capOf: (productId: string) => number | undefined,
+): StoredLine[] {
+  const merged = into.map((line) => ({ ...line }));
+  for (const line of from) {
+    const cap = capOf(line.productId);
+    if (cap === undefined || cap <= 0) continue;
+    const existing = merged.find((l) => sameLine(l, line));
+    if (existing) existing.quantity = Math.max(existing.quantity, Math.min(existing.quantity + line.quantity, cap));
+    else merged.push({ ...line, quantity: Math.min(line.quantity, cap) });
+  }
+  return merged;
+}
+
+/** Takes an order's lines out of a cart (the whole cart in the usual case); lines added since stay. */
+export function subtractOrder(lines: StoredLine[], items: OrderItemRef[]): StoredLine[] {
+  const left = lines.map((line) => ({ ...line }));
+  for (const item of items) {
+    const line = left.find((l) =>
+      sameLine(l, { productId: item.productId, size: item.size ?? '', color: item.color ?? '' }),
+    );
+    if (line) line.quantity -= item.quantity;
+  }
+  return left.filter((line) => line.quantity > 0);
+}
