@@ -18,6 +18,8 @@ describe('cart through the gateway', () => {
   let other: { id: string; token: string };
   /** A product of its own per test group, so stock and prices are what each test says. */
   const products: Record<string, string> = {};
+  /** A real seeded image: other journeys check that every listed product's image loads. */
+  let image: { url: string; altText: string };
 
   const cart = (method: string, json?: unknown, token?: string, query = '') =>
     api(env.baseUrl, method, `/api/cart${query}`, { json, token });
@@ -48,7 +50,7 @@ describe('cart through the gateway', () => {
         sizes: ['S', 'M', 'L'],
         colors: ['Green', 'White'],
         material: 'Fleece',
-        images: [{ url: '/uploads/seed/cart-test.svg', altText: 'Hoodie' }],
+        images: [image],
         ...overrides,
       },
     });
@@ -79,6 +81,7 @@ describe('cart through the gateway', () => {
     const admin = login(env, 'admin');
     adminToken = (await api(env.baseUrl, 'POST', '/api/users/login', { json: admin })).body.token;
     [customer, other] = await Promise.all([register('owner'), register('other')]);
+    image = (await api(env.baseUrl, 'GET', '/api/products?limit=1')).body[0].images[0];
     [products.a, products.b, products.few, products.price, products.gone] = await Promise.all([
       createProduct(),
       createProduct({ price: 10.1, sizes: ['S', 'M'], colors: ['White'] }),
@@ -107,7 +110,7 @@ describe('cart through the gateway', () => {
       expect(res.body.products[0]).toEqual({
         productId: products.a,
         name: expect.stringContaining('Cart Test Hoodie'),
-        image: '/uploads/seed/cart-test.svg',
+        image: image.url,
         price: 24.99,
         quantity: 2,
         size: 'M',
