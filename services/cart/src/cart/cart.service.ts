@@ -82,7 +82,9 @@ export class CartService {
 
   async add(owner: CartOwner, line: LineRequest & { quantity: number }): Promise<CartResult> {
     const key = lineKey(line);
-    const [product, products] = await Promise.all([this.sellable(key), this.productsOfCart(owner, key)]);
+    const products = await this.productsOfCart(owner, key);
+    const product = products.get(key.productId);
+    if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
     const problem = optionProblem(product, key);
     if (problem) throw new BadRequestException(problem);
     const result = await this.carts.change(owner, (cart) => {
@@ -192,12 +194,6 @@ export class CartService {
   }
 
   // ------------------------------------------------------------------ helpers
-
-  private async sellable(key: LineKey): Promise<ProductInfo> {
-    const product = await this.products.get(key.productId);
-    if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-    return product;
-  }
 
   /** The products of the cart as it is now, plus one more: all a change and its response will need. */
   private async productsOfCart(owner: CartOwner, key: LineKey): Promise<Map<string, ProductInfo | null>> {
