@@ -105,15 +105,3 @@ export function cartApi(shop: Shop) {
     merge: (body: unknown, token?: string) => request(`${url}/merge`, { method: 'POST', body, token }),
   };
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}

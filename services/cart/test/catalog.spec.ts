@@ -2,12 +2,12 @@
 // and a clear 503 — with the cart untouched — when it cannot be asked.
 import { getModelToken } from '@nestjs/mongoose';
 import { EVENTS } from '@shop/contracts';
-import { startTestService } from '@shop/nest-common/testing';
+import { startTestService, waitFor } from '@shop/nest-common/testing';
 import { Types, type Model } from 'mongoose';
 import amqp from 'amqplib';
 import { AppModule as CartAppModule } from '../src/app.module';
 import { CatalogProducts } from '../src/catalog/catalog-products';
-import { addProduct, cartApi, eventually, newGuestId, startShop, type Shop } from './cart.fixtures';
+import { addProduct, cartApi, newGuestId, startShop, type Shop } from './cart.fixtures';
 
 async function deleteQueue(url: string, queue: string): Promise<void> {
   const connection = await amqp.connect(url);
@@ -51,7 +51,10 @@ describe('cart and the catalog', () => {
 
     // Catalog's event for that product: the next read asks again; the other product's copy stays.
     await shop.bus.publish(EVENTS.catalog.productChanged, { productId: id });
-    await eventually(async () => (await api.get(`guestId=${guestId}`)).body.totalPrice === 37);
+    await waitFor(
+      'the new price in the cart',
+      async () => (await api.get(`guestId=${guestId}`)).body.totalPrice === 37,
+    );
     const cache = shop.cart.app.get(CatalogProducts);
     const fetched = jest.spyOn(cache as unknown as { request: (ids: string[]) => unknown }, 'request');
     await api.get(`guestId=${guestId}`);
