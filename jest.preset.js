@@ -26,6 +26,7 @@ module.exports = function preset(dir, overrides = {}) {
       '^@shop/contracts$': path.join(__dirname, 'packages/contracts/src/index.ts'),
       '^@shop/nest-common$': path.join(__dirname, 'packages/nest-common/src/index.ts'),
       '^@shop/nest-common/testing$': path.join(__dirname, 'packages/nest-common/src/testing/index.ts'),
+      '^@shop/fake-paypal$': path.join(__dirname, 'packages/fake-paypal/src/index.ts'),
     },
     ...overrides,
   };

@@ -1,7 +1,8 @@
 // Starts the whole shop for the e2e suites: every built service + the gateway on test ports (gateway
-// 18080, services 13001-13005), databases e2e_shop_<name> on the test FerretDB (TEST_MONGO_URL, fresh from
-// npm test), Redis db 1 (flushed), a fresh RabbitMQ vhost, a random JWT secret, seeded; plus a second
-// gateway (18081) whose upstreams all point at a closed port, for "service down" journeys.
+// 18080, services 13001-13005, the fake PayPal 18090), databases e2e_shop_<name> on the test FerretDB
+// (TEST_MONGO_URL, fresh from npm test), Redis db 1 (flushed), a fresh RabbitMQ vhost, a random JWT
+// secret, seeded; plus a second gateway (18081) whose upstreams all point at a closed
+// port, for "service down" journeys.
 // A failure here does not abort the whole jest run: it is handed to the e2e tests (E2E_SETUP_ERROR), which
 // then fail with the reason, while every other project's tests still run and count.
 import fs from 'node:fs';
@@ -17,7 +18,14 @@ import {
 } from '../scripts/lib/infra.mjs';
 import { exitOnSignals, stopAll } from '../scripts/lib/procs.mjs';
 import { randomSecret } from '../scripts/lib/secrets.mjs';
-import { SEEDED_LOGINS, defaultPorts, startGateway, startStack, waitReady } from '../scripts/lib/stack.mjs';
+import {
+  FAKE_PAYPAL_PORT,
+  SEEDED_LOGINS,
+  defaultPorts,
+  startGateway,
+  startStack,
+  waitReady,
+} from '../scripts/lib/stack.mjs';
 import { DATA_DIR, LOG_DIR, ROOT, closedPort, describeError, formatMs, log } from '../scripts/lib/util.mjs';
 
 const PORT_OFFSET = 10000;
@@ -71,6 +79,7 @@ export default async function globalSetup() {
       redisUrl,
       rabbitUrl,
       jwtSecret: randomSecret(),
+      paypalPort: FAKE_PAYPAL_PORT + PORT_OFFSET,
       logDir,
       ...common,
     });
@@ -94,6 +103,7 @@ export default async function globalSetup() {
 
     Object.assign(process.env, {
       E2E_BASE_URL: stack.baseUrl,
+      E2E_PAYPAL_URL: stack.paypalUrl,
       E2E_DEAD_GATEWAY_URL: `http://127.0.0.1:${deadGatewayPort}`,
       E2E_RUNNING_SERVICES: stack.running.join(','),
       E2E_MISSING_SERVICES: stack.missing.join(','),

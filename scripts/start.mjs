@@ -62,6 +62,7 @@ try {
     `  services: ${stack.running.join(', ') || '(none built yet)'}${stack.missing.length ? `   not built yet: ${stack.missing.join(', ')}` : ''}`,
     '  Logins (created by the seed on the first start):',
     ...SEEDED_LOGINS.map((l) => `    ${l.role.padEnd(9)} ${l.email.padEnd(24)} ${l.password}`),
+    `  Payments go to a fake PayPal (${stack.paypalUrl}): no real money moves.`,
     '  Data: .data/mongo   FerretDB log: .data/logs/dev-ferretdb.log   More: docs/operations.md',
     '  Press Ctrl-C to stop.',
     '',

@@ -9,6 +9,8 @@ export interface Login {
 export interface E2eEnv {
   /** The gateway of the test stack, e.g. http://127.0.0.1:18080 */
   baseUrl: string;
+  /** The fake PayPal the stack's checkout verifies payments with (its /__fake admin endpoints drive it). */
+  paypalUrl: string;
   /** A second gateway whose upstreams all point at a port where nothing listens. */
   deadGatewayUrl: string;
   running: string[];
@@ -36,6 +38,7 @@ export function e2eEnv(): E2eEnv {
     );
   return {
     baseUrl: process.env.E2E_BASE_URL,
+    paypalUrl: process.env.E2E_PAYPAL_URL ?? '',
     deadGatewayUrl: process.env.E2E_DEAD_GATEWAY_URL ?? '',
     running: list(process.env.E2E_RUNNING_SERVICES),
     missing: list(process.env.E2E_MISSING_SERVICES),

@@ -14,6 +14,10 @@ export const SEEDED_LOGINS = [
   { role: 'customer', email: 'customer@example.com', password: 'Customer!2345' },
 ];
 
+/** The fake PayPal (packages/fake-paypal) that npm start and the e2e stack run instead of PayPal. */
+export const FAKE_PAYPAL_PORT = 8090;
+const FAKE_PAYPAL_MAIN = path.join(ROOT, 'packages/fake-paypal/dist/main.js');
+
 /** Kept in step with DEFAULT_PORTS in packages/contracts/src/services.ts, which wins when built. */
 const FALLBACK_PORTS = { gateway: 8080, catalog: 3001, cart: 3002, identity: 3003, checkout: 3004, orders: 3005 };
 
@@ -96,6 +100,7 @@ async function runToCompletion(handle, what) {
  * - extraEnv: added to every service's environment (and the gateway's)
  * - seed: run each service's seed program first (default true)
  * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
+ * - paypalPort: where the fake PayPal listens (default FAKE_PAYPAL_PORT); checkout is pointed at it
  *
  * Resolves to { baseUrl, running: [names], missing: [names without dist/main.js], handles, stop() }.
  * On failure everything it started is stopped before the error is thrown.
@@ -116,6 +121,7 @@ export async function startStack(options) {
     seed = true,
     readyTimeoutMs = 90000,
     webDist = path.join(ROOT, 'web/dist'),
+    paypalPort = FAKE_PAYPAL_PORT,
   } = options;
   const services = discoverServices();
   const runnable = services.filter((s) => s.main);
@@ -133,8 +139,18 @@ export async function startStack(options) {
   const [hostPart, query] = mongoUrl.split('?');
   const base = hostPart.replace(/^(mongodb(?:\+srv)?:\/\/[^/]+).*$/, '$1');
   const mongoUri = (service) => `${base}/${dbPrefix}${service}${query ? `?${query}` : ''}`;
+  // The fake PayPal approves every payment: checkout refuses it in production, and so does the fake itself.
+  const paypalUrl = `http://127.0.0.1:${paypalPort}`;
+  const paypalEnv = {
+    PAYPAL_MODE: 'fake',
+    PAYPAL_API_BASE: paypalUrl,
+    PAYPAL_PUBLIC_API_BASE: paypalUrl,
+    PAYPAL_CLIENT_ID: 'fake-client-id',
+    PAYPAL_CLIENT_SECRET: 'fake-client-secret',
+  };
   const serviceEnv = (s) => ({
     ...process.env,
+    ...(s.name === 'checkout' ? paypalEnv : {}),
     ...extraEnv,
     PORT: String(ports[s.name]),
     MONGO_URI: mongoUri(s.name),
@@ -155,8 +171,13 @@ export async function startStack(options) {
     await Promise.all([
       ...runnable.map((s) => stopLeftover(`${scope}-${s.name}`, s.main)),
       stopLeftover(`${scope}-gateway`, path.join(ROOT, 'gateway/dist/main.js')),
+      stopLeftover(`${scope}-fake-paypal`, FAKE_PAYPAL_MAIN),
     ]);
-    const wanted = [...runnable.map((s) => [s.name, ports[s.name]]), ['gateway', ports.gateway]];
+    const wanted = [
+      ...runnable.map((s) => [s.name, ports[s.name]]),
+      ['gateway', ports.gateway],
+      ['the fake PayPal', paypalPort],
+    ];
     for (const [name, port] of wanted) {
       if (await isPortOpen(port))
         throw new StepError(`port ${port} (for ${name}) is already in use by another program: stop it and retry`);
@@ -182,6 +203,22 @@ export async function startStack(options) {
 
     const started = Date.now();
     const waits = [];
+    if (!fs.existsSync(FAKE_PAYPAL_MAIN))
+      throw new StepError(
+        `${path.relative(ROOT, FAKE_PAYPAL_MAIN)} is missing: the fake PayPal is not built (npm run build).`,
+      );
+    const paypal = startProcess({
+      id: `${scope}-fake-paypal`,
+      label: 'fake-paypal',
+      command: process.execPath,
+      args: [FAKE_PAYPAL_MAIN],
+      env: { ...process.env, ...paypalEnv, FAKE_PAYPAL_PORT: String(paypalPort), NODE_ENV: nodeEnv },
+      cwd: path.join(ROOT, 'packages/fake-paypal'),
+      logFile: logFile('fake-paypal'),
+      marker: FAKE_PAYPAL_MAIN,
+    });
+    handles.push(paypal);
+    waits.push(waitReady(paypal, `${paypalUrl}/__fake/health`, readyTimeoutMs));
     for (const s of runnable) {
       const h = startProcess({
         id: `${scope}-${s.name}`,
@@ -218,6 +255,7 @@ export async function startStack(options) {
 
   return {
     baseUrl: `http://127.0.0.1:${ports.gateway}`,
+    paypalUrl,
     running: runnable.map((s) => s.name),
     missing,
     handles,

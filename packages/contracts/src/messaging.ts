@@ -30,5 +30,11 @@ export const PATTERNS = {
     reserveStock: 'catalog.stock.reserve',
     /** ReleaseStockRequest → ReleaseStockResponse */
     releaseStock: 'catalog.stock.release',
+    /** {} → CountProductsResponse (every product, published or not: the admin dashboard's count) */
+    countProducts: 'catalog.products.count',
+  },
+  orders: {
+    /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */
+    createOrder: 'orders.orders.create',
   },
 } as const;

@@ -2,6 +2,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import {
   EVENTS,
   PATTERNS,
+  type CountProductsResponse,
   type OrderPlacedEvent,
   type PriceLinesResponse,
   type ReleaseStockResponse,
@@ -75,6 +76,12 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     await rpc.onApplicationShutdown();
     await bus.close();
     await svc.close();
+  });
+
+  it('counts every product, published or not, for the admin dashboard', async () => {
+    const before = (await send<CountProductsResponse>(PATTERNS.catalog.countProducts, {})).products;
+    await insertProducts(svc, [item('C-PUB', 1), item('C-DRAFT', 1, { isPublished: false })]);
+    expect(await send<CountProductsResponse>(PATTERNS.catalog.countProducts, {})).toEqual({ products: before + 2 });
   });
 
   it('prices lines with the current price, options and stock, or says why a line cannot be sold', async () => {

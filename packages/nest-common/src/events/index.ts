@@ -20,3 +20,11 @@ export {
 export { InMemoryProcessedEventStore, type ProcessedEventStore } from './processed-event.store';
 export { topicMatches } from './topic-pattern';
 export { DeadLetters, type DeadLetter } from './dead-letters';
+export {
+  OutboxEntrySchema,
+  OutboxRelay,
+  outboxEntry,
+  type OutboxDocument,
+  type OutboxEntry,
+  type OutboxRelayOptions,
+} from './outbox';

@@ -1,3 +1,4 @@
 export * from './http';
 export * from './test-service';
 export * from './wait-for';
+export * from './tcp-proxy';

@@ -6,11 +6,12 @@ import { CachedReadsMiddleware } from './cached-reads.middleware';
 import { ProductLocks } from './product-locks';
 import { Product, ProductSchema } from './product.schema';
 import { ProductsController } from './products.controller';
+import { ProductsMessages } from './products.messages';
 import { ProductsService } from './products.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }])],
-  controllers: [ProductsController, AdminProductsController],
+  controllers: [ProductsController, AdminProductsController, ProductsMessages],
   providers: [ProductsService, ProductLocks, CatalogCache],
   exports: [ProductsService, ProductLocks, CatalogCache, MongooseModule],
 })

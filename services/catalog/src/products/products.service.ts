@@ -108,6 +108,11 @@ export class ProductsService {
     return docs.map(toProductJson);
   }
 
+  /** Every product, published or not (the admin dashboard's count). */
+  async count(): Promise<number> {
+    return this.products.estimatedDocumentCount().exec();
+  }
+
   async findAny(id: string): Promise<ProductJson> {
     const doc = await this.products.findById(id, PRODUCT_PROJECTION).lean<LeanProduct>().exec();
     if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);

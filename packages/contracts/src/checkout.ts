@@ -1,0 +1,102 @@
+import type { CartLineJson } from './cart';
+
+// ---- HTTP shapes (API.md "Checkout")
+
+/** SPEC §7 sends `Paypal`; PayPal's own spelling is accepted too. Stored as `PayPal`. */
+export const PAYMENT_METHODS = ['PayPal', 'Paypal'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** The seven address fields SPEC §5 requires, in the order the form shows them. */
+export const SHIPPING_ADDRESS_FIELDS = [
+  'firstName',
+  'lastName',
+  'address',
+  'city',
+  'postalCode',
+  'country',
+  'phone',
+] as const;
+export type ShippingAddressField = (typeof SHIPPING_ADDRESS_FIELDS)[number];
+export type ShippingAddress = Record<ShippingAddressField, string>;
+
+/** What the shop's checkout form calls each field, for messages ("First name is required"). */
+export const SHIPPING_ADDRESS_LABELS: Record<ShippingAddressField, string> = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  address: 'Address',
+  city: 'City',
+  postalCode: 'Postal code',
+  country: 'Country',
+  phone: 'Phone',
+};
+
+/** A checkout line: the catalogue's name, image and price when the checkout was made. */
+export type CheckoutLineJson = CartLineJson;
+
+/** What the server keeps of a PayPal payment: ids, statuses, payer and amount, never the whole answer. */
+export interface PaymentDetailsJson {
+  provider: 'paypal';
+  /** PayPal's order id (what the client sent as paymentDetails.id). */
+  id: string;
+  status: string;
+  captureId: string;
+  captureStatus: string;
+  /** Two decimals, as PayPal states it. */
+  amount: string;
+  currency: string;
+  payerEmail?: string;
+  payerId?: string;
+  /** When PayPal says the capture happened. */
+  capturedAt?: string;
+}
+
+export type PaymentStatus = 'pending' | 'paid';
+
+export interface CheckoutJson {
+  _id: string;
+  user: string;
+  checkoutItems: CheckoutLineJson[];
+  shippingAddress: ShippingAddress;
+  paymentMethod: 'PayPal';
+  /** The server's total (GBP, two decimals): what PayPal must be paid. */
+  totalPrice: number;
+  isPaid: boolean;
+  paidAt?: string;
+  paymentStatus: PaymentStatus;
+  paymentDetails?: PaymentDetailsJson;
+  isFinalized: boolean;
+  finalizedAt?: string;
+  /** The order this checkout became, once finalized. */
+  orderId?: string;
+  /** Until then the stock is held for this checkout (extended once it is paid). */
+  reservationExpiresAt: string;
+  /** True when the client's totalPrice differed from the server's (the server's is charged). */
+  priceAdjusted?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/config: what the SPA reads at run time, so one build serves every environment. */
+export interface ShopConfigJson {
+  currency: 'GBP';
+  paypal: {
+    clientId: string;
+    mode: 'paypal' | 'fake';
+    /** Fake mode only: the fake PayPal's base URL as a browser on this host reaches it. */
+    apiBase?: string;
+  };
+}
+
+export const CHECKOUT_MESSAGES = {
+  noItems: 'No items in checkout',
+  notFound: 'Checkout not found',
+  invalidId: 'Invalid checkout id',
+  paymentNotVerified: 'Payment could not be verified',
+  paymentUsed: 'Payment already used',
+  alreadyPaid: 'Checkout is already paid',
+  notPaid: 'Checkout is not paid',
+  paypalUnavailable: 'PayPal is unavailable, please try again',
+  paymentMethod: 'Payment method must be PayPal',
+  paypalOrderId: 'paymentDetails.id (the PayPal order id) is required',
+  stockGoneRefunded: (reason: string) => `${reason}. Your reservation had expired, so the payment was refunded.`,
+} as const;

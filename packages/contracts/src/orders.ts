@@ -1,0 +1,87 @@
+import type { OrderStatus } from './catalog';
+import type { CheckoutLineJson, PaymentDetailsJson, ShippingAddress } from './checkout';
+
+/** SPEC §9: shipping shows as Free; estimated delivery 10 days after the order. */
+export const SHIPPING_METHOD = 'Free international shipping';
+export const ESTIMATED_DELIVERY_DAYS = 10;
+
+// ---- HTTP shapes (API.md "Orders")
+
+export type OrderLineJson = CheckoutLineJson;
+
+export interface OrderJson {
+  _id: string;
+  /** The buyer as they were when they ordered (kept after the user is deleted). */
+  user: { _id: string; name: string; email?: string };
+  checkoutId: string;
+  orderItems: OrderLineJson[];
+  shippingAddress: ShippingAddress;
+  paymentMethod: 'PayPal';
+  shippingMethod: string;
+  totalPrice: number;
+  isPaid: boolean;
+  paidAt: string;
+  paymentStatus: 'paid';
+  paymentDetails?: PaymentDetailsJson;
+  isDelivered: boolean;
+  deliveredAt?: string;
+  status: OrderStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RevenueDayJson {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  /** Sum of the day's paid, not cancelled order totals (GBP). */
+  revenue: number;
+  orders: number;
+}
+
+/** GET /api/admin/stats */
+export interface AdminStatsJson {
+  /** Sum of the totals of paid orders that are not Cancelled (GBP). */
+  revenue: number;
+  orders: number;
+  /** Products in the catalogue; null when the catalog did not answer. */
+  products: number | null;
+  recentOrders: OrderJson[];
+  /** The last STATS_DAYS days, oldest first, every day present. */
+  revenueByDay: RevenueDayJson[];
+}
+
+export const STATS_DAYS = 30;
+export const RECENT_ORDERS = 5;
+
+export const ORDER_MESSAGES = {
+  notFound: 'Order not found',
+  invalidId: 'Invalid order id',
+  invalidStatus: `Invalid status`,
+  cancelledIsFinal: 'A cancelled order cannot change status',
+  removed: 'Order removed',
+} as const;
+
+// ---- Request/response: PATTERNS.orders.createOrder (checkout → orders)
+
+/** A paid checkout, as orders needs it to make the order. */
+export interface CreateOrderRequest {
+  checkoutId: string;
+  user: { _id: string; name: string; email?: string };
+  orderItems: Array<Omit<OrderLineJson, 'price'> & { pricePence: number }>;
+  shippingAddress: ShippingAddress;
+  totalPence: number;
+  paidAt: string;
+  paymentDetails?: PaymentDetailsJson;
+}
+
+export interface CreateOrderResponse {
+  order: OrderJson;
+  /** true for the call that made it; false when the checkout's order already existed. */
+  created: boolean;
+}
+
+// ---- Request/response: PATTERNS.catalog.countProducts (orders' dashboard)
+
+export interface CountProductsResponse {
+  products: number;
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Model } from 'mongoose';
+import type { EventBus } from './event-bus';
+import type { EventBusLogger } from './event-bus.types';
+import { errorText } from './event-consumer';
+
+/**
+ * An event waiting in its document's outbox: written in the same single-document write as the fact it
+ * announces, so the fact and its event are stored together or not at all (no multi-document
+ * transactions on FerretDB, ARCHITECTURE §3), then relayed to the broker until it confirms.
+ */
+export interface OutboxEntry<T = unknown> {
+  /** Kept through every relay attempt: consumers dedupe on it. */
+  eventId: string;
+  type: string;
+  data: T;
+  occurredAt: Date;
+  /** Set once the broker confirmed it. */
+  publishedAt?: Date | null;
+}
+
+/** The sub-document schema; a document carries `outbox: [OutboxEntrySchema]` and `outboxPending: boolean`. */
+export const OutboxEntrySchema = new Schema<OutboxEntry>(
+  {
+    eventId: { type: String, required: true },
+    type: { type: String, required: true },
+    data: { type: Schema.Types.Mixed, required: true },
+    occurredAt: { type: Date, required: true },
+    publishedAt: { type: Date, default: null },
+  },
+  { _id: false, minimize: false },
+);
+
+/** A new entry for a document's outbox; pass a stable `eventId` when the fact can only happen once. */
+export function outboxEntry<T>(type: string, data: T, eventId: string = randomUUID()): OutboxEntry<T> {
+  return { eventId, type, data, occurredAt: new Date(), publishedAt: null };
+}
+
+/** What the relay needs of a document. */
+export interface OutboxDocument {
+  _id: unknown;
+  outbox?: OutboxEntry[];
+  outboxPending?: boolean;
+}
+
+export interface OutboxRelayOptions {
+  /** The collection whose documents carry an outbox (`outbox` + an indexed `outboxPending`). */
+  model: Model<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  bus: EventBus;
+  /**
+   * Serialises writes to one document: the same lock the owner's own writes take, because on FerretDB no
+   * update is atomic and marking an entry published must not overwrite a concurrent change.
+   */
+  lock: <R>(id: string, fn: () => Promise<R>) => Promise<R>;
+  logger: EventBusLogger;
+  /** How often documents with unpublished entries are looked for; default 5000 ms. */
+  intervalMs?: number;
+  /** Documents relayed per sweep; default 100. */
+  batchSize?: number;
+}
+
+/**
+ * Relays outbox entries to the event bus: at once after the owner's write (`relay(id)`), and by a
+ * periodic sweep for whatever that missed (broker down, a crash between the write and the publish).
+ *
+ * At least once: an entry is marked published only after the broker confirmed it, so a crash in
+ * between publishes it again, with the same eventId, which consumers dedupe. Safe on every replica.
+ */
+export class OutboxRelay {
+  private readonly intervalMs: number;
+  private readonly batchSize: number;
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<number>;
+  private failing = false;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.intervalMs = options.intervalMs ?? 5000;
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  /** Publishes the document's unpublished entries; resolves to how many were published now. */
+  async relay(id: string): Promise<number> {
+    const doc = await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec();
+    const pending = (doc?.outbox ?? []).filter((e) => !e.publishedAt);
+    if (!pending.length) return 0;
+    const published: string[] = [];
+    try {
+      for (const entry of pending) {
+        await this.options.bus.publish(entry.type, entry.data, {
+          eventId: entry.eventId,
+          occurredAt: entry.occurredAt,
+        });
+        published.push(entry.eventId);
+      }
+    } finally {
+      if (published.length) await this.markPublished(id, published);
+    }
+    return published.length;
+  }
+
+  /** Relays every document with unpublished entries (one batch); resolves to how many entries went out. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  /** Starts the periodic sweep. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the sweep and waits for a running one. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping?.catch(() => undefined);
+  }
+
+  private async sweepOnce(): Promise<number> {
+    const docs = await this.options.model
+      .find({ outboxPending: true }, { _id: 1 })
+      .limit(this.batchSize)
+      .lean<OutboxDocument[]>()
+      .exec();
+    let relayed = 0;
+    for (const doc of docs) {
+      try {
+        relayed += await this.relay(String(doc._id));
+        if (this.failing) this.options.logger.info({ collection: this.collection }, 'outbox relay recovered');
+        this.failing = false;
+      } catch (err) {
+        // The broker is away: the rest of the batch would fail the same way. Try again next sweep.
+        if (!this.failing)
+          this.options.logger.warn(
+            { collection: this.collection, id: String(doc._id), err: errorText(err) },
+            'outbox relay failed; retrying until the broker confirms',
+          );
+        this.failing = true;
+        break;
+      }
+    }
+    return relayed;
+  }
+
+  private async markPublished(id: string, eventIds: string[]): Promise<void> {
+    const at = new Date();
+    await this.options.lock(id, async () => {
+      const doc = await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec();
+      if (!doc?.outbox) return;
+      const outbox = doc.outbox.map((e) =>
+        eventIds.includes(e.eventId) && !e.publishedAt ? { ...e, publishedAt: at } : e,
+      );
+      await this.options.model
+        .updateOne({ _id: doc._id }, { $set: { outbox, outboxPending: outbox.some((e) => !e.publishedAt) } })
+        .exec();
+    });
+  }
+
+  private get collection(): string {
+    return this.options.model.collection.collectionName;
+  }
+}

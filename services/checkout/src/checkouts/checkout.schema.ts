@@ -1,0 +1,53 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema, type Types } from 'mongoose';
+import type { PaymentDetailsJson, PaymentStatus, ShippingAddress } from '@shop/contracts';
+
+/** A line as the catalogue priced it when the checkout was made (integer pence). */
+@Schema({ _id: false, versionKey: false })
+export class CheckoutLine {
+  @Prop({ required: true }) productId!: string;
+  @Prop({ required: true }) name!: string;
+  @Prop({ default: '' }) image!: string;
+  @Prop({ required: true }) pricePence!: number;
+  @Prop({ required: true }) quantity!: number;
+  @Prop({ default: '' }) size!: string;
+  @Prop({ default: '' }) color!: string;
+}
+
+/** The buyer as identity knew them at checkout: the order keeps this copy. */
+@Schema({ _id: false, versionKey: false })
+export class Buyer {
+  @Prop({ required: true }) _id!: string;
+  @Prop({ required: true }) name!: string;
+  @Prop() email?: string;
+}
+
+/**
+ * One purchase on its way from the cart to an order. Every write after creation happens under the
+ * checkout's Redis lock (FerretDB applies no update atomically), so pay and finalize take turns.
+ */
+@Schema({ collection: 'checkouts', timestamps: true, versionKey: false })
+export class Checkout {
+  @Prop({ type: SchemaFactory.createForClass(Buyer), required: true }) user!: Buyer;
+  @Prop({ type: [SchemaFactory.createForClass(CheckoutLine)], required: true }) checkoutItems!: CheckoutLine[];
+  @Prop({ type: MongooseSchema.Types.Mixed, required: true }) shippingAddress!: ShippingAddress;
+  @Prop({ required: true, default: 'PayPal' }) paymentMethod!: 'PayPal';
+  @Prop({ required: true }) totalPence!: number;
+  @Prop({ default: false }) priceAdjusted!: boolean;
+  @Prop({ required: true }) reservationExpiresAt!: Date;
+  @Prop({ default: false }) isPaid!: boolean;
+  @Prop() paidAt?: Date;
+  @Prop({ type: String, default: 'pending' }) paymentStatus!: PaymentStatus;
+  @Prop({ type: MongooseSchema.Types.Mixed }) paymentDetails?: PaymentDetailsJson;
+  @Prop({ default: false }) isFinalized!: boolean;
+  @Prop() finalizedAt?: Date;
+  @Prop() orderId?: string;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export type LeanCheckout = Checkout & { _id: Types.ObjectId };
+export const CheckoutSchema = SchemaFactory.createForClass(Checkout);
+CheckoutSchema.index({ 'user._id': 1, createdAt: -1 });
+// The finalizer's question: paid, not finalized, paid a while ago.
+CheckoutSchema.index({ isPaid: 1, isFinalized: 1, paidAt: 1 });

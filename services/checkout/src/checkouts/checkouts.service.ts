@@ -1,0 +1,347 @@
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnModuleInit,
+} from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  CHECKOUT_MESSAGES,
+  MAX_CART_LINE_QUANTITY,
+  PATTERNS,
+  toPence,
+  type CheckoutJson,
+  type CreateOrderResponse,
+  type LineRequest,
+  type PaymentDetailsJson,
+  type PricedLine,
+  type PriceLinesResponse,
+  type PublicUser,
+  type ReserveStockResponse,
+} from '@shop/contracts';
+import { isDuplicateKeyError, REDIS, RpcClient, withRedisLock, type AuthUser } from '@shop/nest-common';
+import type Redis from 'ioredis';
+import { Types, type Model } from 'mongoose';
+import { CheckoutConfig } from '../config/checkout.config';
+import { CATALOG, IDENTITY, ORDERS } from '../peers/peers';
+import { PayPalClient } from '../paypal/paypal.client';
+import { verifyPayPalOrder } from '../paypal/paypal-verification';
+import { toCheckoutJson, toCreateOrderRequest } from './checkout.mapper';
+import { Checkout, type Buyer, type CheckoutLine, type LeanCheckout } from './checkout.schema';
+import type { CheckoutItemDto, CreateCheckoutDto, PayCheckoutDto } from './dto/checkout.dto';
+import { Payment } from './payment.schema';
+
+type LeanPayment = Payment & { _id: Types.ObjectId };
+
+/** How long identity may take to tell who the buyer is before the token's name is used. */
+const BUYER_LOOKUP_MS = 1500;
+
+/**
+ * The checkout, end to end (ARCHITECTURE §4): priced and reserved by the catalog, paid only when PayPal
+ * itself confirms the capture, finalized into exactly one order by the orders service.
+ */
+@Injectable()
+export class CheckoutsService implements OnModuleInit {
+  private readonly logger = new Logger(CheckoutsService.name);
+
+  constructor(
+    @InjectModel(Checkout.name) private readonly checkouts: Model<Checkout>,
+    @InjectModel(Payment.name) private readonly payments: Model<Payment>,
+    @Inject(CATALOG) private readonly catalog: RpcClient,
+    @Inject(ORDERS) private readonly orders: RpcClient,
+    @Inject(IDENTITY) private readonly identity: RpcClient,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly paypal: PayPalClient,
+    private readonly config: CheckoutConfig,
+  ) {}
+
+  /** The unique index on payments must exist before the first payment relies on it. */
+  async onModuleInit(): Promise<void> {
+    await Promise.all([this.payments.init(), this.checkouts.init()]);
+  }
+
+  // ------------------------------------------------------------------ create
+
+  /** Prices every line from the catalog, holds the stock, stores the server's total. */
+  async create(user: AuthUser, dto: CreateCheckoutDto): Promise<CheckoutJson> {
+    const lines = mergeLines(dto.checkoutItems);
+    const priced = await this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, { lines });
+    const problem = priced.lines.find((l) => !l.ok);
+    if (problem) throw lineError(problem);
+
+    const id = new Types.ObjectId();
+    const [buyer, reserved] = await Promise.all([
+      this.buyer(user),
+      this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
+        checkoutId: id.toHexString(),
+        lines,
+        ttlSeconds: this.config.RESERVATION_SECONDS,
+      }),
+    ]);
+    // Reserve read the prices under the products' locks: they are the ones charged.
+    const unitPrice = new Map(reserved.lines.map((l) => [l.productId, l.unitPricePence]));
+    const items: CheckoutLine[] = priced.lines.map((l) => ({
+      productId: l.productId,
+      name: l.name ?? '',
+      image: l.image ?? '',
+      pricePence: unitPrice.get(l.productId) ?? l.unitPricePence ?? 0,
+      quantity: l.quantity,
+      size: l.size ?? '',
+      color: l.color ?? '',
+    }));
+    const totalPence = items.reduce((sum, l) => sum + l.pricePence * l.quantity, 0);
+    const priceAdjusted = dto.totalPrice !== undefined && toPence(dto.totalPrice) !== totalPence;
+    try {
+      const created = await this.checkouts.create({
+        _id: id,
+        user: buyer,
+        checkoutItems: items,
+        shippingAddress: { ...dto.shippingAddress },
+        paymentMethod: 'PayPal',
+        totalPence,
+        priceAdjusted,
+        reservationExpiresAt: new Date(reserved.expiresAt),
+      });
+      this.logger.log({ checkoutId: id.toHexString(), userId: user.id, totalPence, priceAdjusted }, 'checkout created');
+      return toCheckoutJson(created.toObject() as LeanCheckout);
+    } catch (err) {
+      await this.releaseQuietly(id.toHexString());
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------------ read
+
+  async get(user: AuthUser, id: string): Promise<CheckoutJson> {
+    return toCheckoutJson(await this.findOwned(user.id, id));
+  }
+
+  // ------------------------------------------------------------------ pay
+
+  /**
+   * Marks the checkout paid once PayPal confirms the order the client names: completed, captured, for exactly
+   * the checkout's total in GBP, and never used for another checkout (the payments collection's unique key).
+   * The stock is then held for as long as finalizing may take; when it is gone (the hold expired and others
+   * bought it) the payment is refunded and the checkout stays unpaid.
+   */
+  async pay(user: AuthUser, id: string, dto: PayCheckoutDto): Promise<CheckoutJson> {
+    const paypalOrderId = dto.paymentDetails.id;
+    return this.locked(id, async () => {
+      const checkout = await this.findOwned(user.id, id);
+      if (checkout.isPaid) {
+        if (checkout.paymentDetails?.id === paypalOrderId) return toCheckoutJson(checkout); // a retry
+        throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
+      }
+      const order = await this.paypal.getOrder(paypalOrderId);
+      const verification = order
+        ? verifyPayPalOrder(order, { pence: checkout.totalPence })
+        : { ok: false as const, reason: 'PayPal knows no such order' };
+      if (!verification.ok) {
+        this.logger.warn({ checkoutId: id, paypalOrderId, reason: verification.reason }, 'payment refused');
+        throw new HttpException({ statusCode: 402, message: CHECKOUT_MESSAGES.paymentNotVerified }, 402);
+      }
+      const payment = await this.claim(checkout, verification.details);
+      const hold = await this.holdPaidStock(checkout, payment);
+      await this.checkouts
+        .updateOne(
+          { _id: checkout._id },
+          {
+            $set: {
+              isPaid: true,
+              paidAt: new Date(),
+              paymentStatus: 'paid',
+              paymentDetails: verification.details,
+              reservationExpiresAt: new Date(hold.expiresAt),
+            },
+          },
+        )
+        .exec();
+      this.logger.log({ checkoutId: id, paypalOrderId, captureId: verification.details.captureId }, 'checkout paid');
+      return toCheckoutJson(await this.findOwned(user.id, id));
+    });
+  }
+
+  /** The PayPal order pays this checkout and no other: a unique key decides, whatever races. */
+  private async claim(checkout: LeanCheckout, details: PaymentDetailsJson): Promise<LeanPayment> {
+    const checkoutId = String(checkout._id);
+    try {
+      const created = await this.payments.create({
+        paypalOrderId: details.id,
+        checkoutId,
+        userId: checkout.user._id,
+        amountPence: checkout.totalPence,
+        details,
+      });
+      return created.toObject() as LeanPayment;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.payments.findOne({ paypalOrderId: details.id }).lean<LeanPayment>().exec();
+      // Ours already (a retry after a failure further on) is fine; anyone else's is a reuse.
+      if (!existing || existing.checkoutId !== checkoutId || existing.status === 'refunded') {
+        this.logger.warn({ checkoutId, paypalOrderId: details.id, usedBy: existing?.checkoutId }, 'payment reused');
+        throw new ConflictException(CHECKOUT_MESSAGES.paymentUsed);
+      }
+      return existing;
+    }
+  }
+
+  /** Holds the checkout's stock until the order takes it; refunds the payment when the stock is gone. */
+  private async holdPaidStock(checkout: LeanCheckout, payment: LeanPayment): Promise<ReserveStockResponse> {
+    try {
+      return await this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
+        checkoutId: String(checkout._id),
+        lines: checkout.checkoutItems.map(toLineRequest),
+        ttlSeconds: this.config.PAID_RESERVATION_SECONDS,
+      });
+    } catch (err) {
+      // 503: the catalog is away; the shopper retries and the claim above lets them back in.
+      if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
+      await this.refund(payment);
+      throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
+    }
+  }
+
+  private async refund(payment: LeanPayment): Promise<void> {
+    const refund = await this.paypal.refundCapture(payment.details.captureId, `refund-${payment.paypalOrderId}`);
+    await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'refunded', refundId: refund.id } }).exec();
+    this.logger.warn(
+      { checkoutId: payment.checkoutId, paypalOrderId: payment.paypalOrderId, refundId: refund.id },
+      'stock gone after the reservation expired: payment refunded',
+    );
+  }
+
+  // ------------------------------------------------------------------ finalize
+
+  /** Turns the caller's paid checkout into its order; `created` is false when the order already existed. */
+  async finalize(user: AuthUser, id: string): Promise<CreateOrderResponse> {
+    return this.locked(id, async () => this.finalizeLocked(await this.findOwned(user.id, id)));
+  }
+
+  /** Finalizes paid checkouts nobody finalized (the client went away after paying): the buyer paid, so there is an order. */
+  async finalizeAbandoned(now = Date.now()): Promise<number> {
+    const stale = await this.checkouts
+      .find(
+        { isPaid: true, isFinalized: false, paidAt: { $lt: new Date(now - this.config.FINALIZE_GRACE_MS) } },
+        { _id: 1 },
+      )
+      .limit(50)
+      .lean<Array<{ _id: Types.ObjectId }>>()
+      .exec();
+    let finalized = 0;
+    for (const { _id } of stale) {
+      const id = _id.toHexString();
+      await this.locked(id, async () => {
+        const checkout = await this.checkouts.findById(id).lean<LeanCheckout>().exec();
+        if (!checkout?.isPaid || checkout.isFinalized) return;
+        const { order } = await this.finalizeLocked(checkout);
+        this.logger.warn({ checkoutId: id, orderId: order._id }, 'paid checkout finalized by the service');
+        finalized++;
+      });
+    }
+    return finalized;
+  }
+
+  private async finalizeLocked(checkout: LeanCheckout): Promise<CreateOrderResponse> {
+    if (!checkout.isPaid) throw new BadRequestException(CHECKOUT_MESSAGES.notPaid);
+    // Idempotent on the checkout id: a repeat, a double click or a retry after a lost answer gets the same order.
+    const result = await this.orders.send<CreateOrderResponse>(
+      PATTERNS.orders.createOrder,
+      toCreateOrderRequest(checkout),
+    );
+    if (!checkout.isFinalized || checkout.orderId !== result.order._id) {
+      await this.checkouts
+        .updateOne(
+          { _id: checkout._id },
+          { $set: { isFinalized: true, finalizedAt: checkout.finalizedAt ?? new Date(), orderId: result.order._id } },
+        )
+        .exec();
+    }
+    if (result.created)
+      this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'checkout finalized');
+    return result;
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** The caller's checkout; anyone else's answers 404 as if it did not exist (an admin's too). */
+  private async findOwned(userId: string, id: string): Promise<LeanCheckout> {
+    const checkout = await this.checkouts.findOne({ _id: id, 'user._id': userId }).lean<LeanCheckout>().exec();
+    if (!checkout) throw new NotFoundException(CHECKOUT_MESSAGES.notFound);
+    return checkout;
+  }
+
+  /** Pay, finalize and the finalizer change a checkout one at a time (FerretDB applies no update atomically). */
+  private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const { PAYPAL_TIMEOUT_MS, RPC_TIMEOUT_MS, RABBITMQ_NAMESPACE } = this.config;
+    // Long enough for the slowest pay: PayPal's get and refund, and two catalog requests.
+    const ttlMs = 2 * PAYPAL_TIMEOUT_MS + 2 * RPC_TIMEOUT_MS + 5000;
+    return withRedisLock(this.redis, `${RABBITMQ_NAMESPACE}checkout:lock:${id}`, fn, { ttlMs, waitMs: ttlMs });
+  }
+
+  /** Who is buying, as identity knows them (the order keeps the name and email); the token's name if it is away. */
+  private async buyer(user: AuthUser): Promise<Buyer> {
+    try {
+      const found = await this.identity.send<PublicUser | null>(
+        PATTERNS.identity.findUser,
+        { userId: user.id },
+        BUYER_LOOKUP_MS,
+      );
+      if (found) return { _id: user.id, name: found.name, email: found.email };
+    } catch (err) {
+      this.logger.warn({ userId: user.id, err: (err as Error).message }, 'buyer lookup failed: using the token name');
+    }
+    return { _id: user.id, name: user.name };
+  }
+
+  private async releaseQuietly(checkoutId: string): Promise<void> {
+    await this.catalog
+      .send(PATTERNS.catalog.releaseStock, { checkoutId })
+      .catch((err: Error) =>
+        this.logger.warn({ checkoutId, err: err.message }, 'could not release stock: it expires by itself'),
+      );
+  }
+}
+
+function toLineRequest(l: Pick<CheckoutLine, 'productId' | 'quantity' | 'size' | 'color'>): LineRequest {
+  return {
+    productId: l.productId,
+    quantity: l.quantity,
+    ...(l.size ? { size: l.size } : {}),
+    ...(l.color ? { color: l.color } : {}),
+  };
+}
+
+/** The same product, size and colour twice is one line of the summed quantity. */
+export function mergeLines(items: CheckoutItemDto[]): LineRequest[] {
+  const byKey = new Map<string, LineRequest>();
+  for (const item of items) {
+    const line = toLineRequest({ ...item, size: item.size ?? '', color: item.color ?? '' });
+    const key = JSON.stringify([line.productId, line.size ?? '', line.color ?? '']);
+    const existing = byKey.get(key);
+    if (existing) existing.quantity += line.quantity;
+    else byKey.set(key, line);
+  }
+  for (const line of byKey.values()) {
+    if (line.quantity > MAX_CART_LINE_QUANTITY)
+      throw new BadRequestException(`Quantity must be a whole number from 1 to ${MAX_CART_LINE_QUANTITY}`);
+  }
+  return [...byKey.values()];
+}
+
+/** Why a line cannot be bought, as the shopper should read it. */
+function lineError(line: PricedLine): HttpException {
+  switch (line.problem) {
+    case 'not_found':
+      return new NotFoundException(line.message ?? 'Product not found');
+    case 'out_of_stock':
+      return new ConflictException(line.message);
+    case 'insufficient_stock':
+      return new ConflictException(`Only ${line.countInStock ?? 0} left in stock for ${line.name}`);
+    default:
+      return new BadRequestException(line.message ?? 'Invalid checkout item');
+  }
+}

@@ -1,0 +1,131 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  CHECKOUT_MESSAGES,
+  MAX_CART_LINE_QUANTITY,
+  MAX_CART_LINES,
+  PAYMENT_METHODS,
+  SHIPPING_ADDRESS_LABELS,
+  type PaymentMethod,
+  type ShippingAddress,
+  type ShippingAddressField,
+} from '@shop/contracts';
+import { PAYPAL_ORDER_ID } from '../../paypal/paypal.client';
+
+const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const quantityMessage = `Quantity must be a whole number from 1 to ${MAX_CART_LINE_QUANTITY}`;
+
+/** A required line of the address: text, trimmed, 1–200 characters, with the form's label in the message. */
+const AddressField = (field: ShippingAddressField) => {
+  const label = SHIPPING_ADDRESS_LABELS[field];
+  return applyDecorators(
+    trimmed,
+    IsString({ message: `${label} is required` }),
+    IsNotEmpty({ message: `${label} is required` }),
+    MaxLength(200, { message: `${label} must be at most 200 characters` }),
+  );
+};
+
+/** One line as the client sends it: name, image and price may come along and are ignored (the catalog prices). */
+export class CheckoutItemDto {
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString({ message: 'Invalid product id' })
+  @Matches(/^[0-9a-f]{24}$/, { message: 'Invalid product id' })
+  productId!: string;
+
+  @IsInt({ message: quantityMessage })
+  @Min(1, { message: quantityMessage })
+  @Max(MAX_CART_LINE_QUANTITY, { message: quantityMessage })
+  quantity!: number;
+
+  @trimmed
+  @IsOptional()
+  @IsString({ message: 'Size must be text' })
+  @MaxLength(50, { message: 'Size must be at most 50 characters' })
+  size?: string;
+
+  @trimmed
+  @IsOptional()
+  @IsString({ message: 'Color must be text' })
+  @MaxLength(50, { message: 'Color must be at most 50 characters' })
+  color?: string;
+}
+
+export class ShippingAddressDto implements ShippingAddress {
+  @AddressField('firstName') firstName!: string;
+  @AddressField('lastName') lastName!: string;
+  @AddressField('address') address!: string;
+  @AddressField('city') city!: string;
+  @AddressField('postalCode') postalCode!: string;
+  @AddressField('country') country!: string;
+  @AddressField('phone') phone!: string;
+}
+
+/** POST /api/checkout. */
+export class CreateCheckoutDto {
+  // class-validator runs a property's checks bottom-up: list first, then its size, then each item.
+  @ValidateNested({ each: true, message: 'Each checkout item must be an object' })
+  @IsObject({ each: true, message: 'Each checkout item must be an object' })
+  @ArrayMaxSize(MAX_CART_LINES, { message: `A checkout holds at most ${MAX_CART_LINES} different items` })
+  @ArrayMinSize(1, { message: CHECKOUT_MESSAGES.noItems })
+  @IsArray({ message: CHECKOUT_MESSAGES.noItems })
+  @IsDefined({ message: CHECKOUT_MESSAGES.noItems })
+  @Type(() => CheckoutItemDto)
+  checkoutItems!: CheckoutItemDto[];
+
+  @IsDefined({ message: 'Shipping address is required' })
+  @IsObject({ message: 'Shipping address is required' })
+  @ValidateNested()
+  @Type(() => ShippingAddressDto)
+  shippingAddress!: ShippingAddressDto;
+
+  /** Only PayPal is taken; SPEC §7 spells it `Paypal`. Absent means PayPal. */
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS, { message: CHECKOUT_MESSAGES.paymentMethod })
+  paymentMethod?: PaymentMethod;
+
+  /** What the client believes the total is: compared, never charged. */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'totalPrice must be a number' })
+  @Min(0, { message: 'totalPrice must be a number' })
+  totalPrice?: number;
+}
+
+export class PaymentDetailsDto {
+  @IsString({ message: CHECKOUT_MESSAGES.paypalOrderId })
+  @Matches(PAYPAL_ORDER_ID, { message: CHECKOUT_MESSAGES.paypalOrderId })
+  id!: string;
+}
+
+/** PUT /api/checkout/:id/pay: the PayPal order the client approved; the server checks it with PayPal. */
+export class PayCheckoutDto {
+  /** The client's claim ("paid"): informative only. */
+  @IsOptional()
+  @IsString({ message: 'paymentStatus must be text' })
+  @MaxLength(50, { message: 'paymentStatus must be at most 50 characters' })
+  paymentStatus?: string;
+
+  @IsDefined({ message: CHECKOUT_MESSAGES.paypalOrderId })
+  @IsObject({ message: CHECKOUT_MESSAGES.paypalOrderId })
+  @ValidateNested()
+  @Type(() => PaymentDetailsDto)
+  paymentDetails!: PaymentDetailsDto;
+}

@@ -1,0 +1,125 @@
+import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { CHECKOUT_MESSAGES } from '@shop/contracts';
+import { CheckoutConfig } from '../config/checkout.config';
+
+/** PayPal order ids are short upper-case alphanumerics; anything else never reaches PayPal's URL. */
+export const PAYPAL_ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+interface Token {
+  value: string;
+  expiresAt: number;
+}
+
+/**
+ * PayPal's REST API (Orders v2, Payments v2) with the server's own credentials, over plain fetch so the base
+ * URL can point at PayPal's sandbox, live, or our fake. Every call is bounded by PAYPAL_TIMEOUT_MS; a timeout,
+ * a network error or a PayPal 5xx is a 503 the shopper may retry.
+ */
+@Injectable()
+export class PayPalClient {
+  private readonly logger = new Logger(PayPalClient.name);
+  private token?: Token;
+  private tokenRequest?: Promise<Token>;
+
+  constructor(private readonly config: CheckoutConfig) {}
+
+  /** GET /v2/checkout/orders/{id}: the order as PayPal knows it, or null when PayPal knows no such order. */
+  async getOrder(id: string): Promise<unknown> {
+    if (!PAYPAL_ORDER_ID.test(id)) return null;
+    const res = await this.call('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`);
+    if (res.status === 404) return null;
+    if (!res.ok) throw this.unavailable(`get order answered ${res.status}`);
+    return res.body;
+  }
+
+  /** POST /v2/payments/captures/{id}/refund, the whole capture; idempotent per `requestId`. */
+  async refundCapture(captureId: string, requestId: string): Promise<{ id: string; status: string }> {
+    const res = await this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
+      body: {},
+      headers: { 'PayPal-Request-Id': requestId },
+    });
+    if (!res.ok) throw this.unavailable(`refund answered ${res.status}`);
+    const body = res.body as { id?: unknown; status?: unknown };
+    return { id: String(body.id), status: String(body.status) };
+  }
+
+  private async call(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+    retried = false,
+  ): Promise<{ status: number; ok: boolean; body: unknown }> {
+    const token = await this.accessToken();
+    const res = await this.fetch(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token.value}`,
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    });
+    if (res.status === 401 && !retried) {
+      // The token expired or was revoked early: get a new one, once.
+      await res.body?.cancel();
+      this.token = undefined;
+      return this.call(method, path, init, true);
+    }
+    if (res.status >= 500) {
+      await res.body?.cancel();
+      throw this.unavailable(`${method} ${path} answered ${res.status}`);
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw this.unavailable(`${method} ${path} answered ${res.status} with a body that is not JSON`);
+    }
+    return { status: res.status, ok: res.ok, body };
+  }
+
+  /** An OAuth token for the server's credentials, kept until a minute before it expires; one request at a time. */
+  private accessToken(): Promise<Token> {
+    if (this.token && this.token.expiresAt > Date.now()) return Promise.resolve(this.token);
+    this.tokenRequest ??= this.requestToken().finally(() => (this.tokenRequest = undefined));
+    return this.tokenRequest;
+  }
+
+  private async requestToken(): Promise<Token> {
+    const { PAYPAL_CLIENT_ID: id, PAYPAL_CLIENT_SECRET: secret } = this.config;
+    const res = await this.fetch('/v1/oauth2/token', {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const body = (await res.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
+    if (!res.ok || typeof body.access_token !== 'string') {
+      // Wrong credentials are an operator's problem, not the shopper's: log loudly, answer 503.
+      this.logger.error(`PayPal refused the server's credentials (${res.status}): check PAYPAL_CLIENT_ID/SECRET`);
+      throw this.unavailable(`oauth token answered ${res.status}`);
+    }
+    const ttlSeconds = typeof body.expires_in === 'number' ? body.expires_in : 300;
+    this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(0, ttlSeconds - 60) * 1000 };
+    return this.token;
+  }
+
+  private async fetch(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.config.PAYPAL_API_BASE.replace(/\/+$/, '')}${path}`, {
+        ...init,
+        signal: AbortSignal.timeout(this.config.PAYPAL_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw this.unavailable(`${init.method ?? 'GET'} ${path} failed: ${(err as Error).message}`);
+    }
+  }
+
+  private unavailable(why: string): ServiceUnavailableException {
+    this.logger.warn(`PayPal unavailable: ${why}`);
+    return new ServiceUnavailableException(CHECKOUT_MESSAGES.paypalUnavailable);
+  }
+}
