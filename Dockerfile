@@ -13,6 +13,8 @@ COPY packages/fake-paypal/package.json packages/fake-paypal/
 COPY services/catalog/package.json services/catalog/
 COPY services/identity/package.json services/identity/
 COPY services/cart/package.json services/cart/
+COPY services/checkout/package.json services/checkout/
+COPY services/orders/package.json services/orders/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
