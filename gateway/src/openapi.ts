@@ -310,7 +310,7 @@ const OPERATIONS: Operation[] = [
     status: 201,
     body: 'CheckoutRequest',
     response: 'Checkout',
-    errors: [400, 409],
+    errors: [400, 401, 404, 409, 503],
   },
   {
     method: 'get',
@@ -329,7 +329,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Mark paid after the server verified the PayPal order',
     body: 'PayRequest',
     response: 'Checkout',
-    errors: [402, 404, 409],
+    errors: [400, 401, 402, 404, 409, 503],
   },
   {
     method: 'post',
@@ -339,7 +339,7 @@ const OPERATIONS: Operation[] = [
     summary: 'Turn a paid checkout into an order (idempotent: a repeat answers 200 with the same order)',
     status: 201,
     response: 'Order',
-    errors: [400, 404],
+    errors: [400, 401, 404, 503],
   },
   // orders
   {
@@ -384,7 +384,7 @@ const OPERATIONS: Operation[] = [
     auth: 'admin',
     summary: 'Remove an order',
     response: 'Message',
-    errors: [404],
+    errors: [404, 503],
   },
   {
     method: 'get',
@@ -496,11 +496,15 @@ const SCHEMAS: Record<string, unknown> = {
     currency: { type: 'string', enum: ['GBP'] },
     paypal: obj({ clientId: str, mode: { type: 'string', enum: ['paypal', 'fake'] }, apiBase: str }),
   }),
-  CheckoutRequest: obj({ checkoutItems: arr(line), shippingAddress: address, paymentMethod: str, totalPrice: money }, [
-    'checkoutItems',
-    'shippingAddress',
-    'paymentMethod',
-  ]),
+  CheckoutRequest: obj(
+    {
+      checkoutItems: arr(line),
+      shippingAddress: address,
+      paymentMethod: { type: 'string', enum: ['PayPal', 'Paypal'] },
+      totalPrice: money,
+    },
+    ['checkoutItems', 'shippingAddress'],
+  ),
   Checkout: obj({
     _id: str,
     user: str,
@@ -514,20 +518,22 @@ const SCHEMAS: Record<string, unknown> = {
     paymentDetails: { type: 'object' },
     isFinalized: bool,
     finalizedAt: date,
+    orderId: str,
     reservationExpiresAt: date,
     priceAdjusted: bool,
     createdAt: date,
+    updatedAt: date,
   }),
   PayRequest: obj(
     {
       paymentStatus: { type: 'string', enum: ['paid'] },
       paymentDetails: obj({ id: { type: 'string', description: 'PayPal order id' } }, ['id']),
     },
-    ['paymentStatus', 'paymentDetails'],
+    ['paymentDetails'],
   ),
   Order: obj({
     _id: str,
-    user: obj({ _id: str, name: str }),
+    user: obj({ _id: str, name: str, email: str }),
     checkoutId: str,
     orderItems: arr(line),
     shippingAddress: address,
@@ -537,6 +543,7 @@ const SCHEMAS: Record<string, unknown> = {
     isPaid: bool,
     paidAt: date,
     paymentStatus: str,
+    paymentDetails: { type: 'object' },
     isDelivered: bool,
     deliveredAt: date,
     status: { type: 'string', enum: ['Processing', 'Shipped', 'Delivered', 'Cancelled'] },
@@ -550,9 +557,9 @@ const SCHEMAS: Record<string, unknown> = {
   Stats: obj({
     revenue: money,
     orders: int,
-    products: int,
+    products: { type: 'integer', nullable: true, description: 'null when the catalog did not answer' },
     recentOrders: arr(ref('Order')),
-    revenueByDay: arr(obj({ date: str, revenue: money })),
+    revenueByDay: arr(obj({ date: str, revenue: money, orders: int })),
   }),
 };
 

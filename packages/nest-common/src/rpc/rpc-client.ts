@@ -36,7 +36,7 @@ export class RpcClient implements OnApplicationShutdown {
         queue: namespacedQueue(options.namespace ?? '', service),
         queueOptions: { ...RPC_QUEUE_OPTIONS },
         persistent: true,
-        socketOptions: { heartbeatIntervalInSeconds: 30 },
+        socketOptions: { heartbeatIntervalInSeconds: 30, reconnectTimeInSeconds: 1 },
       },
     });
   }

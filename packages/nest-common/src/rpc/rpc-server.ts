@@ -17,7 +17,7 @@ export function rpcServerOptions(service: ServiceName, url: string, namespace = 
       noAck: false,
       prefetchCount: 32,
       persistent: true,
-      socketOptions: { heartbeatIntervalInSeconds: 30 },
+      socketOptions: { heartbeatIntervalInSeconds: 30, reconnectTimeInSeconds: 1 },
     },
   };
 }
