@@ -1,11 +1,20 @@
-// A small in-memory fake of PayPal's REST APIs the shop uses: OAuth client-credentials tokens and Orders v2
-// (create, capture, get), with PayPal's paths, shapes and error bodies, plus failure modes tests can force.
+// A small in-memory fake of PayPal's REST APIs the shop uses: OAuth client-credentials tokens, Orders v2 (create,
+// capture, get) and Payments v2 refunds of captures, with PayPal's paths, shapes and error bodies, plus failure modes
+// tests can force.
 // node:http and node:crypto only. See README.md.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { assertNotProduction } from './config';
-import { decimalsOf, fromMinor, toMinor, validateCreateOrder, type ValidatedCreateOrder } from './order-request';
+import {
+  decimalsOf,
+  fromMinor,
+  toMinor,
+  validateCreateOrder,
+  validateRefundRequest,
+  type ValidatedCreateOrder,
+  type ValidatedRefund,
+} from './order-request';
 import { invalidRequest, PayPalError, unprocessable } from './paypal-error';
 import {
   FAKE_PAYPAL_MODES,
@@ -20,6 +29,8 @@ import {
   type PayPalCapture,
   type PayPalOrder,
   type PayPalPayer,
+  type PayPalRefund,
+  type PurchaseUnit,
 } from './types';
 
 export const DEFAULT_CLIENT_ID = 'fake-client-id';
@@ -106,6 +117,7 @@ interface Ctx {
   record: boolean;
   requestId?: string;
   orderId?: string;
+  captureId?: string;
 }
 
 type Body = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large'; drained: boolean } | { kind: 'aborted' };
@@ -156,11 +168,11 @@ function parseJsonBody(ctx: Ctx, bytes: Buffer): unknown {
   }
 }
 
-function notFound(ctx: Ctx): PayPalError {
+function notFound(field: 'order_id' | 'capture_id', id: string | undefined): PayPalError {
   return new PayPalError(404, [
     {
-      field: 'order_id',
-      value: ctx.orderId?.slice(0, 64),
+      field,
+      value: id?.slice(0, 64),
       location: 'path',
       issue: 'INVALID_RESOURCE_ID',
       description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
@@ -192,6 +204,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const orders = new Map<string, StoredOrder>();
   const tokens = new Map<string, number>();
   const replays = new Map<string, { status: number; body: unknown }>();
+  /** capture id → the id of the order it belongs to (refunds name the capture). */
+  const captureOrders = new Map<string, string>();
   const callLog: FakePayPalCall[] = [];
   const sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   let closed = false;
@@ -348,6 +362,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       update_time: now,
     };
     unit.payments = { captures: [capture] };
+    remember(captureOrders, captureId, order.id, maxOrders);
     order.status = 'COMPLETED';
     order.update_time = now;
     order.links = order.links.filter((l) => l.rel === 'self');
@@ -366,6 +381,73 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     };
   }
 
+  /**
+   * Refunds `request.amount` of a capture, or all that remains of it; throws the PayPalError PayPal answers for a
+   * refund it refuses. The capture reads PARTIALLY_REFUNDED, then REFUNDED once nothing remains.
+   */
+  function refundCapture(
+    stored: StoredOrder,
+    payments: NonNullable<PurchaseUnit['payments']>,
+    capture: PayPalCapture,
+    request: ValidatedRefund,
+    base: string,
+  ): PayPalRefund {
+    if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED' && capture.status !== 'REFUNDED')
+      throw unprocessable('REFUND_NOT_ALLOWED', 'Capture cannot be refunded.');
+    const currency = capture.amount.currency_code;
+    const captured = toMinor(capture.amount.value, currency);
+    // The fake makes one capture per order, so every refund of the order is a refund of this capture.
+    const earlier = payments.refunds ?? [];
+    const refunded = earlier.reduce((sum, r) => sum + toMinor(r.amount.value, r.amount.currency_code), 0n);
+    const remaining = captured - refunded;
+    if (remaining <= 0n) throw unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.');
+    const asked = request.amount;
+    if (asked && asked.money.currency_code !== currency)
+      throw unprocessable(
+        'REFUND_CAPTURE_CURRENCY_MISMATCH',
+        'Refund must be in the same currency as the capture.',
+        '/amount/currency_code',
+        asked.money.currency_code,
+      );
+    if (asked && asked.minor > remaining)
+      throw unprocessable(
+        'REFUND_AMOUNT_EXCEEDED',
+        'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+        '/amount/value',
+        asked.money.value,
+      );
+    const minor = asked?.minor ?? remaining;
+    const amount: Money = { currency_code: currency, value: fromMinor(minor, currency) };
+    const now = paypalTime();
+    const id = paypalId();
+    const refund: PayPalRefund = {
+      id,
+      status: 'COMPLETED',
+      amount,
+      ...(request.note_to_payer !== undefined ? { note_to_payer: request.note_to_payer } : {}),
+      seller_payable_breakdown: {
+        gross_amount: { ...amount },
+        // PayPal keeps its fee on a refund: the seller pays back the whole amount.
+        paypal_fee: { currency_code: currency, value: fromMinor(0n, currency) },
+        net_amount: { ...amount },
+        total_refunded_amount: { currency_code: currency, value: fromMinor(refunded + minor, currency) },
+      },
+      ...(request.invoice_id !== undefined ? { invoice_id: request.invoice_id } : {}),
+      ...(request.custom_id !== undefined ? { custom_id: request.custom_id } : {}),
+      create_time: now,
+      update_time: now,
+      links: [
+        { href: `${base}/v2/payments/refunds/${id}`, rel: 'self', method: 'GET' },
+        { href: `${base}/v2/payments/captures/${capture.id}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    payments.refunds = [...earlier, refund];
+    capture.status = refunded + minor === captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    capture.update_time = now;
+    stored.order.update_time = now;
+    return refund;
+  }
+
   // ---- HTTP ----------------------------------------------------------------------------------------------------
 
   function reply(ctx: Ctx, status: number, body: unknown): void {
@@ -378,6 +460,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         auth: ctx.auth,
         ...(ctx.requestId !== undefined ? { requestId: ctx.requestId } : {}),
         ...(ctx.orderId !== undefined ? { orderId: ctx.orderId } : {}),
+        ...(ctx.captureId !== undefined ? { captureId: ctx.captureId } : {}),
         at: new Date().toISOString(),
       });
       if (callLog.length > MAX_CALLS) callLog.splice(0, callLog.length - MAX_CALLS);
@@ -461,8 +544,23 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
 
   function lookup(ctx: Ctx): StoredOrder {
     const stored = ctx.orderId === undefined ? undefined : orders.get(ctx.orderId);
-    if (!stored) throw notFound(ctx);
+    if (!stored) throw notFound('order_id', ctx.orderId);
     return stored;
+  }
+
+  /** The order and capture a refund names (ctx.captureId), or PayPal's 404 for an unknown capture. */
+  function lookupCapture(ctx: Ctx): {
+    stored: StoredOrder;
+    payments: NonNullable<PurchaseUnit['payments']>;
+    capture: PayPalCapture;
+  } {
+    const orderId = ctx.captureId === undefined ? undefined : captureOrders.get(ctx.captureId);
+    const stored = orderId === undefined ? undefined : orders.get(orderId);
+    const payments = stored?.order.purchase_units[0].payments;
+    const capture = payments?.captures.find((c) => c.id === ctx.captureId);
+    if (!stored || !payments || !capture) throw notFound('capture_id', ctx.captureId);
+    ctx.orderId = stored.order.id;
+    return { stored, payments, capture };
   }
 
   function token(ctx: Ctx, bytes: Buffer): void {
@@ -526,6 +624,32 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     );
   }
 
+  /** POST /v2/payments/captures/:id/refund (Payments v2). */
+  async function refund(ctx: Ctx, bytes: Buffer): Promise<void> {
+    try {
+      authenticate(ctx);
+      const requestId = readRequestId(ctx);
+      const { stored, payments, capture } = lookupCapture(ctx);
+      await orderHttpMode(stored);
+      const key = requestId === undefined ? undefined : `refund|${capture.id}|${requestId}`;
+      if (key !== undefined && replayed(ctx, key)) return;
+      const request = validateRefundRequest(parseJsonBody(ctx, bytes));
+      const made = refundCapture(stored, payments, capture, request, ctx.base);
+      answerOnce(
+        ctx,
+        key,
+        201,
+        prefer(ctx) === 'representation'
+          ? structuredClone(made)
+          : { id: made.id, status: made.status, links: structuredClone(made.links) },
+      );
+    } catch (err) {
+      // Same bodies as Orders errors; the information_link points into the Payments reference.
+      if (err instanceof PayPalError) throw new PayPalError(err.status, err.details, err.links, 'payments');
+      throw err;
+    }
+  }
+
   async function getOrder(ctx: Ctx): Promise<void> {
     authenticate(ctx);
     const stored = lookup(ctx);
@@ -544,6 +668,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
 
   function reset(): void {
     orders.clear();
+    captureOrders.clear();
     tokens.clear();
     replays.clear();
     callLog.length = 0;
@@ -689,6 +814,12 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       }
       if (method !== 'GET') throw methodNotAllowed(ctx, 'GET');
       return getOrder(ctx);
+    }
+    const refundMatch = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (refundMatch) {
+      ctx.captureId = safeDecode(refundMatch[1]);
+      if (method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+      return refund(ctx, body.bytes);
     }
     throw new PayPalError(404, [
       { issue: 'INVALID_URI', description: `No resource at ${method} ${path.slice(0, 200)}.` },

@@ -1,6 +1,6 @@
-// Validation of a create-order body, the way PayPal's Orders v2 answers bad input (400 INVALID_REQUEST for the
-// shape, 422 UNPROCESSABLE_ENTITY for business rules), and the money arithmetic the fake needs (in minor units, as
-// bigint, never floats).
+// Validation of a create-order body (and of a refund body), the way PayPal's Orders v2 answers bad input (400
+// INVALID_REQUEST for the shape, 422 UNPROCESSABLE_ENTITY for business rules), and the money arithmetic the fake
+// needs (in minor units, as bigint, never floats).
 import { invalidRequest, unprocessable } from './paypal-error';
 import {
   FAKE_MODE_CUSTOM_ID_PREFIX,
@@ -117,7 +117,7 @@ function optionalString(obj: Json, key: string, field: string, max: number): str
   return value;
 }
 
-interface ParsedMoney {
+export interface ParsedMoney {
   money: Money;
   minor: bigint;
 }
@@ -353,4 +353,33 @@ export function validateCreateOrder(body: unknown): ValidatedCreateOrder {
     mode = wanted;
   }
   return { intent: 'CAPTURE', unit, mode };
+}
+
+export interface ValidatedRefund {
+  /** Absent: refund whatever of the capture is not refunded yet. */
+  amount?: ParsedMoney;
+  note_to_payer?: string;
+  invoice_id?: string;
+  custom_id?: string;
+}
+
+/**
+ * Validates the optional body of `POST /v2/payments/captures/:id/refund`: no body or `{}` is a full refund. What the
+ * refund may be depends on the capture (currency, what remains): the caller checks that.
+ */
+export function validateRefundRequest(body: unknown): ValidatedRefund {
+  if (body === undefined) return {};
+  if (!isObject(body))
+    throw invalidRequest('MALFORMED_REQUEST_JSON', 'The request JSON is not well formed.', undefined, show(body));
+  const refund: ValidatedRefund = {};
+  if (body.amount !== undefined) refund.amount = parseMoney(body.amount, '/amount', { positive: true });
+  for (const [key, max] of [
+    ['note_to_payer', 255],
+    ['invoice_id', 127],
+    ['custom_id', 127],
+  ] as const) {
+    const value = optionalString(body, key, '', max);
+    if (value !== undefined) refund[key] = value;
+  }
+  return refund;
 }

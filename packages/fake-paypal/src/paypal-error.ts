@@ -25,6 +25,8 @@ export class PayPalError extends Error {
     readonly status: number,
     readonly details: Detail[] = [],
     readonly links: PayPalLink[] = [],
+    /** Which API reference the error's information_link points into. */
+    readonly api: 'orders' | 'payments' = 'orders',
   ) {
     super(details[0]?.description ?? NAMES[status]?.message ?? `HTTP ${status}`);
     this.name = 'PayPalError';
@@ -41,7 +43,7 @@ export class PayPalError extends Error {
       links: [
         ...this.links,
         {
-          href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue ?? known.name}`,
+          href: `https://developer.paypal.com/docs/api/${this.api}/v2/#error-${issue ?? known.name}`,
           rel: 'information_link',
           method: 'GET',
         },

@@ -78,6 +78,28 @@ export interface PayPalCapture {
   update_time: string;
 }
 
+export type RefundStatus = 'CANCELLED' | 'FAILED' | 'PENDING' | 'COMPLETED';
+
+/** A refund of a capture, as `POST /v2/payments/captures/:id/refund` (Prefer: return=representation) shows it. */
+export interface PayPalRefund {
+  id: string;
+  status: RefundStatus;
+  amount: Money;
+  note_to_payer?: string;
+  seller_payable_breakdown: {
+    gross_amount: Money;
+    paypal_fee: Money;
+    net_amount: Money;
+    /** Everything refunded from the capture so far, this refund included. */
+    total_refunded_amount: Money;
+  };
+  invoice_id?: string;
+  custom_id?: string;
+  create_time: string;
+  update_time: string;
+  links: PayPalLink[];
+}
+
 export interface PurchaseUnit {
   reference_id: string;
   amount: AmountWithBreakdown;
@@ -87,7 +109,8 @@ export interface PurchaseUnit {
   invoice_id?: string;
   soft_descriptor?: string;
   items?: PurchaseUnitItem[];
-  payments?: { captures: PayPalCapture[] };
+  /** `refunds` appears once a capture was refunded (in full: capture status REFUNDED; in part: PARTIALLY_REFUNDED). */
+  payments?: { captures: PayPalCapture[]; refunds?: PayPalRefund[] };
 }
 
 export interface PayPalName {
@@ -178,6 +201,8 @@ export interface FakePayPalCall {
   auth: CallAuth;
   requestId?: string;
   orderId?: string;
+  /** The capture a refund call named. */
+  captureId?: string;
   at: string;
 }
 

@@ -72,14 +72,39 @@ export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private sweeping?: Promise<number>;
   private failing = false;
+  /** Per document: the relay running (tail) and the one waiting to start after it, which later callers join. */
+  private readonly relays = new Map<string, { tail: Promise<number>; queued?: Promise<number> }>();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.intervalMs = options.intervalMs ?? 5000;
     this.batchSize = options.batchSize ?? 100;
   }
 
-  /** Publishes the document's unpublished entries; resolves to how many were published now. */
-  async relay(id: string): Promise<number> {
+  /**
+   * Publishes the document's unpublished entries; resolves to how many were published now. Relays of one
+   * document run one after the other in this process: two that overlapped (a write's own relay and the
+   * sweep, certain while the broker is away) would both read the same entries as pending and publish them
+   * twice. A relay asked for while another waits to start joins it: it has not read the document yet.
+   */
+  relay(id: string): Promise<number> {
+    const slot = this.relays.get(id) ?? { tail: Promise.resolve(0) };
+    if (slot.queued) return slot.queued;
+    const run: Promise<number> = slot.tail
+      .catch(() => 0)
+      .then(() => {
+        if (slot.queued === run) slot.queued = undefined; // reading now: later callers must wait for this one
+        return this.relayOnce(id);
+      })
+      .finally(() => {
+        if (slot.tail === run) this.relays.delete(id);
+      });
+    slot.tail = run;
+    slot.queued = run;
+    this.relays.set(id, slot);
+    return run;
+  }
+
+  private async relayOnce(id: string): Promise<number> {
     const doc = await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec();
     const pending = (doc?.outbox ?? []).filter((e) => !e.publishedAt);
     if (!pending.length) return 0;

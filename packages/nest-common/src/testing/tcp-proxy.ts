@@ -11,7 +11,7 @@ export type TcpProxyState = 'open' | 'closed' | 'blackhole';
 export class TcpProxy {
   private server?: net.Server;
   private state: TcpProxyState = 'open';
-  private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  private readonly pairs = new Set<Pair>();
   private port = 0;
 
   private constructor(
@@ -95,20 +95,27 @@ export class TcpProxy {
       client.destroy();
       return;
     }
-    const upstream = net.connect(this.targetPort, this.targetHost);
-    const pair = { client, upstream };
+    const pair: Pair = { client };
     this.pairs.add(pair);
     const end = () => {
       this.pairs.delete(pair);
       client.destroy();
-      upstream.destroy();
+      pair.upstream?.destroy();
     };
     client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
     if (this.state === 'blackhole') {
-      hold(pair);
+      // A dropped network: the server never hears of this connection (so cannot time it out and close it).
+      client.pause();
       return;
     }
+    const upstream = net.connect(this.targetPort, this.targetHost);
+    pair.upstream = upstream;
+    // While blackholed, the server giving up on a held connection (missed heartbeats, idle timeout) must not
+    // reach the client either: it stays hung until open() or close() cuts it.
+    const upstreamEnded = () => {
+      if (this.state !== 'blackhole') end();
+    };
+    upstream.on('error', upstreamEnded).on('close', upstreamEnded);
     client.pipe(upstream);
     upstream.pipe(client);
   }
@@ -116,16 +123,24 @@ export class TcpProxy {
   private cutAll(): void {
     for (const { client, upstream } of this.pairs) {
       client.destroy();
-      upstream.destroy();
+      upstream?.destroy();
     }
     this.pairs.clear();
   }
 }
 
+interface Pair {
+  client: net.Socket;
+  /** Not dialled for a connection accepted while blackholed. */
+  upstream?: net.Socket;
+}
+
 /** Nothing flows between the two sockets any more; both stay open. */
-function hold({ client, upstream }: { client: net.Socket; upstream: net.Socket }): void {
-  client.unpipe(upstream);
-  upstream.unpipe(client);
+function hold({ client, upstream }: Pair): void {
+  if (upstream) {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    upstream.pause();
+  }
   client.pause();
-  upstream.pause();
 }
