@@ -1,0 +1,507 @@
+// Checkout benchmark: `node scripts/bench/checkout.mjs` against a running shop (`npm start`, fake PayPal on :8090).
+//
+// Full purchases through the gateway by BENCH_BUYERS concurrent buyers for BENCH_DURATION seconds. Each buyer is a
+// customer registered for this run and loops, one purchase after another:
+//   add      POST /api/cart {productId, quantity: 1, size, color} with its token
+//   checkout POST /api/checkout {checkoutItems: the lines of the cart answer, shippingAddress (7 fields), PayPal}
+//   pay      the fake PayPal's POST /__fake/orders {value: totalPrice with two decimals} (create + capture in one
+//            call, as the SPA's test-payment button does), then PUT /api/checkout/:id/pay {paymentStatus: 'paid',
+//            paymentDetails: {id}} — the step's time includes both
+//   finalize POST /api/checkout/:id/finalize (201 the order)
+// The products are BENCH_PRODUCTS of its own, created through the admin API with BENCH_STOCK units each (images
+// copied from an existing product), so their stock is known exactly; purchase k of buyer b takes product
+// (b + k) mod BENCH_PRODUCTS. Each buyer first makes one warm-up purchase (checked, not timed); a purchase started
+// before the deadline is finished.
+// Prints orders per second, p50/p99 of each step and of the whole purchase, errors by step and status. Then, after
+// BENCH_SETTLE seconds for the events, CHECKS (exit 1 if any fails):
+//   orders — every checkout the bench paid became exactly one order: each buyer's GET /api/orders/my-orders
+//            checkoutIds hold every paid checkout id once (none missing, no duplicates, none the bench did not pay);
+//   stock  — per product, stock before − sum of the quantities of those orders = stock after
+//            (GET /api/admin/products/:id);
+//   carts  — every buyer's cart is empty (the orders.order.placed event takes the ordered lines out), but for the
+//            lines of a last purchase that failed after its add;
+//   money  — every fake PayPal capture whose PUT …/pay failed was refunded (or the checkout is paid after all).
+// It also reports how many cart answers still held lines of an earlier, already finalized purchase (the event had
+// not landed yet, so that checkout bought them again). At the end the bench's products are unpublished; they, the
+// buyers and their orders stay.
+//
+// Environment:
+//   GATEWAY_URL     default http://127.0.0.1:8080
+//   PAYPAL_URL      default http://127.0.0.1:8090 (the fake PayPal npm start runs)
+//   BENCH_DURATION  seconds of purchases, default 20
+//   BENCH_BUYERS    concurrent buyers (each a freshly registered customer), default 20
+//   BENCH_PRODUCTS  products created for the run, default 5
+//   BENCH_STOCK     units of each, default 100000
+//   BENCH_SETTLE    seconds to wait after the run before checking, default 5
+//   BENCH_JSON      write the results to this file as JSON too
+import fs from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const PAYPAL = (process.env.PAYPAL_URL || 'http://127.0.0.1:8090').replace(/\/+$/, '');
+const DURATION = Number(process.env.BENCH_DURATION || 20);
+const BUYERS = Number(process.env.BENCH_BUYERS || 20);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 5);
+const STOCK = Number(process.env.BENCH_STOCK || 100000);
+const SETTLE = Number(process.env.BENCH_SETTLE || 5);
+const RUN = Date.now().toString(36);
+const ADMIN = { email: 'admin@example.com', password: 'Admin!2345' };
+const SIZES = ['S', 'M', 'L', 'XL'];
+const COLORS = ['Purple', 'Black'];
+const ADDRESS = {
+  firstName: 'Bench',
+  lastName: 'Buyer',
+  address: '1 Ravens Way',
+  city: 'London',
+  postalCode: 'SW1A 1AA',
+  country: 'United Kingdom',
+  phone: '+44 20 7946 0000',
+};
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+async function call(method, url, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(url.startsWith('http') ? url : `${GATEWAY}${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30000),
+    });
+  } catch (err) {
+    return { status: 0, why: err.cause?.code || err.name || err.message };
+  }
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json, why: `HTTP ${res.status} ${text.slice(0, 200)}` };
+}
+
+/** Runs `count` calls of `make(i)` with at most `parallel` in flight; returns every result. */
+async function pool(count, make, parallel = 8) {
+  const results = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await make(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+  return results;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const pence = (pounds) => Math.round(pounds * 100);
+const money = (p) => (p / 100).toFixed(2);
+
+function quantiles(values) {
+  const ms = [...values].sort((a, b) => a - b);
+  const at = (q) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]) : null);
+  return { count: ms.length, p50: at(0.5), p99: at(0.99), max: ms.length ? Math.round(ms.at(-1)) : null };
+}
+
+// ------------------------------------------------------------------ what is up, and the bench's products
+
+const ready = await call('GET', '/ready');
+if (ready.status !== 200) fail(`no ready shop at ${GATEWAY} (${ready.why}). Start it with npm start.`);
+const fake = await call('GET', `${PAYPAL}/__fake/health`);
+if (fake.status !== 200) fail(`no fake PayPal at ${PAYPAL} (${fake.why}); npm start runs it on :8090.`);
+if (fake.json?.mode !== 'normal') fail(`the fake PayPal is in mode ${fake.json?.mode}; set it back to normal first.`);
+
+const login = await call('POST', '/api/users/login', ADMIN);
+if (login.status !== 200 || !login.json?.token) fail(`admin login: ${login.why}`);
+const admin = login.json.token;
+
+const list = await call('GET', '/api/products');
+const model = Array.isArray(list.json) ? list.json.find((p) => p.images?.length) : undefined;
+if (!model) fail(`GET /api/products: ${list.why}; the catalogue must be seeded (npm start seeds an empty database).`);
+const images = model.images.map((i) => ({ url: i.url, altText: i.altText || 'Bench product' }));
+
+const created = await pool(PRODUCTS, (i) =>
+  call(
+    'POST',
+    '/api/admin/products',
+    {
+      name: `Bench checkout jersey ${RUN} #${i + 1}`,
+      description: 'A product created by scripts/bench/checkout.mjs so that its stock is known exactly.',
+      price: Number(money(2499 + 601 * i)), // £24.99, £31.00, £37.01, … — pence that do not round off
+      countInStock: STOCK,
+      sku: `BENCH-CO-${RUN}-${i + 1}`.toUpperCase(),
+      category: 'Top Wear',
+      gender: 'Men',
+      brand: 'Baltimore Ravens',
+      sizes: SIZES,
+      colors: COLORS,
+      material: 'Polyester',
+      images,
+      isPublished: true,
+    },
+    admin,
+  ),
+);
+const badProduct = created.find((r) => r.status !== 201 || !r.json?._id);
+if (badProduct) fail(`creating products: ${badProduct.why}`);
+const products = created.map((r) => r.json);
+
+async function stockOf(ids) {
+  const reads = await pool(ids.length, (i) => call('GET', `/api/admin/products/${ids[i]}`, undefined, admin));
+  const bad = reads.find((r) => r.status !== 200 || typeof r.json?.countInStock !== 'number');
+  if (bad) fail(`reading stock: ${bad.why}`);
+  return new Map(reads.map((r, i) => [ids[i], r.json.countInStock]));
+}
+const productIds = products.map((p) => p._id);
+const stockBefore = await stockOf(productIds);
+
+// ------------------------------------------------------------------ buyers
+
+const t0 = performance.now();
+const regs = await pool(BUYERS, (i) =>
+  call('POST', '/api/users/register', {
+    name: `Bench buyer ${i}`,
+    email: `bench-checkout-${RUN}-${i}@example.com`,
+    password: 'Bench!2345checkout',
+  }),
+);
+const badReg = regs.find((r) => r.status !== 201 || !r.json?.token);
+if (badReg) fail(`registering buyers: ${badReg.why}`);
+const buyers = regs.map((r, i) => ({
+  index: i,
+  token: r.json.token,
+  purchases: 0,
+  paid: new Set(), // checkout ids this buyer paid (PUT …/pay answered 200)
+  finalized: new Map(), // checkout id → order id from the finalize answer
+  unfinished: [], // checkouts created but not finalized: {id, items, paid, paypalOrderId}
+  leftover: 0, // units in its cart when its last purchase failed after the add: they stay in the cart
+}));
+const registerSeconds = (performance.now() - t0) / 1000;
+
+const cpu = os.cpus();
+console.log(`Checkout benchmark — ${new Date().toISOString()} — ${GATEWAY}, fake PayPal ${PAYPAL}`);
+console.log(
+  `  machine: ${cpu.length} × ${cpu[0]?.model?.trim() || 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
+);
+console.log(
+  `  ${BUYERS} buyers (registered in ${registerSeconds.toFixed(1)} s), ${DURATION} s after one warm-up purchase each; ${PRODUCTS} products of ${STOCK} units created for this run (${products.map((p) => `£${p.price}`).join(', ')})\n`,
+);
+
+// ------------------------------------------------------------------ the purchases
+
+const timings = { add: [], checkout: [], pay: [], 'pay (fake)': [], 'pay (PUT)': [], finalize: [], purchase: [] };
+const errors = new Map(); // "step status" → {count, sample}
+let staleCarts = 0; // cart answers holding lines of the previous purchase, which was finalized
+let leftoverCarts = 0; // cart answers holding lines of a failed earlier purchase (expected)
+let priceAdjusted = 0;
+
+function error(step, r) {
+  const key = `${step} ${r.status || r.why}`;
+  const e = errors.get(key) ?? { count: 0, sample: r.why };
+  e.count++;
+  errors.set(key, e);
+}
+
+/** Counts a step's error; the purchase ends there. */
+function failed(step, r) {
+  error(step, r);
+  return false;
+}
+
+/** One purchase; true when it ended in an order. `timed` adds its figures to the results. */
+async function purchase(buyer, timed) {
+  const k = buyer.purchases++;
+  const product = products[(buyer.index + k) % products.length];
+  const record = (step, ms) => timed && timings[step].push(ms);
+  const started = performance.now();
+  let at = started;
+  const lap = (step) => {
+    const now = performance.now();
+    record(step, now - at);
+    at = now;
+  };
+
+  const add = await call(
+    'POST',
+    '/api/cart',
+    { productId: product._id, quantity: 1, size: SIZES[k % SIZES.length], color: COLORS[buyer.index % COLORS.length] },
+    buyer.token,
+  );
+  if (add.status !== 200 && add.status !== 201) return failed('add', add);
+  lap('add');
+  const cartLines = add.json?.products ?? [];
+  if (cartLines.length !== 1 || cartLines[0].quantity !== 1) {
+    if (buyer.leftover) leftoverCarts++;
+    else staleCarts++;
+  }
+  buyer.leftover = cartLines.reduce((n, l) => n + l.quantity, 0); // until this purchase's order takes them out
+
+  const checkout = await call(
+    'POST',
+    '/api/checkout',
+    {
+      checkoutItems: cartLines.map((l) => ({
+        productId: l.productId,
+        quantity: l.quantity,
+        size: l.size,
+        color: l.color,
+      })),
+      shippingAddress: ADDRESS,
+      paymentMethod: 'PayPal',
+      totalPrice: add.json.totalPrice,
+    },
+    buyer.token,
+  );
+  if (checkout.status !== 201 || !checkout.json?._id) return failed('checkout', checkout);
+  lap('checkout');
+  const id = checkout.json._id;
+  const items = checkout.json.checkoutItems.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+  if (checkout.json.priceAdjusted) priceAdjusted++;
+  const pending = { id, items, paid: false, paypalOrderId: undefined };
+  buyer.unfinished.push(pending);
+
+  const paypal = await call('POST', `${PAYPAL}/__fake/orders`, { value: money(pence(checkout.json.totalPrice)) });
+  if (paypal.status !== 201 || !paypal.json?.id) return failed('pay (fake)', paypal);
+  pending.paypalOrderId = paypal.json.id; // captured: money has moved
+  const paypalDone = performance.now();
+  record('pay (fake)', paypalDone - at);
+  const pay = await call(
+    'PUT',
+    `/api/checkout/${id}/pay`,
+    { paymentStatus: 'paid', paymentDetails: { id: paypal.json.id } },
+    buyer.token,
+  );
+  if (pay.status !== 200 || pay.json?.isPaid !== true) return failed('pay', pay);
+  record('pay (PUT)', performance.now() - paypalDone);
+  lap('pay');
+  buyer.paid.add(id);
+  pending.paid = true;
+
+  const finalize = await call('POST', `/api/checkout/${id}/finalize`, undefined, buyer.token);
+  if (finalize.status !== 201 || !finalize.json?._id) return failed('finalize', finalize);
+  lap('finalize');
+  if (finalize.json.checkoutId !== id) error('finalize (answer names another checkout)', finalize);
+  buyer.finalized.set(id, finalize.json._id);
+  buyer.unfinished.splice(buyer.unfinished.indexOf(pending), 1);
+  buyer.leftover = 0;
+  record('purchase', performance.now() - started);
+  return true;
+}
+
+await Promise.all(buyers.map((b) => purchase(b, false)));
+const warmErrors = [...errors.values()].reduce((n, e) => n + e.count, 0);
+const warmOrders = buyers.reduce((n, b) => n + b.finalized.size, 0);
+
+const runStart = performance.now();
+const deadline = runStart + DURATION * 1000;
+let orders = 0;
+await Promise.all(
+  buyers.map(async (b) => {
+    while (performance.now() < deadline) {
+      if (await purchase(b, true)) orders++;
+      else await sleep(100); // a failed step: do not spin on errors
+    }
+  }),
+);
+const runSeconds = (performance.now() - runStart) / 1000;
+
+const rows = Object.entries(timings).map(([step, ms]) => ({ step, ...quantiles(ms) }));
+const attempted = buyers.reduce((n, b) => n + b.purchases, 0) - BUYERS;
+console.log(
+  `  ${orders} orders in ${runSeconds.toFixed(1)} s = ${(orders / runSeconds).toFixed(1)} orders/s (${attempted} purchases started; warm-up: ${warmOrders} orders, ${warmErrors} errors)\n`,
+);
+console.log(
+  `  ${'step'.padEnd(11)} ${'count'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+);
+for (const r of rows)
+  console.log(
+    `  ${r.step.padEnd(11)} ${String(r.count).padStart(6)} ${String(r.p50 ?? '-').padStart(8)} ${String(r.p99 ?? '-').padStart(8)} ${String(r.max ?? '-').padStart(8)}`,
+  );
+const errorList = [...errors.entries()].map(([key, e]) => ({ key, count: e.count, sample: e.sample }));
+console.log(`\n  errors: ${errorList.length ? '' : 'none'}`);
+for (const e of errorList) console.log(`    ${e.key}: ${e.count} × (e.g. ${e.sample})`);
+console.log(
+  `  cart answers that still held the previous, finalized purchase's lines (its order event not applied yet, so this checkout bought them again): ${staleCarts}`,
+);
+console.log(
+  `  cart answers holding the lines of a failed earlier purchase: ${leftoverCarts}; checkouts with priceAdjusted: ${priceAdjusted}`,
+);
+
+// ------------------------------------------------------------------ checks
+
+console.log(`\n  waiting ${SETTLE} s for the events to settle …`);
+await sleep(SETTLE * 1000);
+
+const checks = [];
+const check = (name, pass, detail) => {
+  checks.push({ check: name, pass, detail });
+  console.log(`  [${pass ? 'PASS' : 'FAIL'}] ${name}: ${detail}`);
+};
+
+// Orders: each buyer's orders against the checkouts it paid.
+const mine = await pool(BUYERS, (i) => call('GET', '/api/orders/my-orders', undefined, buyers[i].token));
+const badMine = mine.find((r) => r.status !== 200 || !Array.isArray(r.json));
+if (badMine) fail(`GET /api/orders/my-orders: ${badMine.why}`);
+const sold = new Map(productIds.map((id) => [id, 0]));
+let paidCount = 0;
+let orderCount = 0;
+const missing = [];
+const duplicates = [];
+const strangers = [];
+const mismatched = [];
+buyers.forEach((b, i) => {
+  const seen = new Map();
+  for (const order of mine[i].json) {
+    orderCount++;
+    seen.set(order.checkoutId, (seen.get(order.checkoutId) ?? 0) + 1);
+    if (!b.paid.has(order.checkoutId)) strangers.push(`${order._id} (checkout ${order.checkoutId}, buyer ${i})`);
+    else if (b.finalized.has(order.checkoutId) && b.finalized.get(order.checkoutId) !== order._id)
+      mismatched.push(
+        `checkout ${order.checkoutId}: finalize answered ${b.finalized.get(order.checkoutId)}, listed ${order._id}`,
+      );
+    for (const item of order.orderItems ?? []) {
+      const id = String(item.productId);
+      if (sold.has(id)) sold.set(id, sold.get(id) + item.quantity);
+    }
+  }
+  paidCount += b.paid.size;
+  for (const id of b.paid) if (!seen.has(id)) missing.push(`${id} (buyer ${i})`);
+  for (const [id, n] of seen) if (n > 1) duplicates.push(`${id} × ${n} (buyer ${i})`);
+});
+const finalizedCount = buyers.reduce((n, b) => n + b.finalized.size, 0);
+const show = (list) => (list.length ? `${list.slice(0, 5).join('; ')}${list.length > 5 ? ' …' : ''}` : '');
+check(
+  'every paid checkout became exactly one order',
+  missing.length + duplicates.length + strangers.length + mismatched.length === 0,
+  `${paidCount} checkouts paid, ${finalizedCount} finalized by the bench, ${orderCount} orders listed; ` +
+    `${missing.length} missing, ${duplicates.length} duplicated, ${strangers.length} not paid by the bench, ${mismatched.length} with another order id` +
+    [missing, duplicates, strangers, mismatched].map((l) => (l.length ? ` — ${show(l)}` : '')).join(''),
+);
+
+// Stock: before − sold = after, per product.
+const stockAfter = await stockOf(productIds);
+const held = new Map(productIds.map((id) => [id, 0])); // units held by checkouts the bench left unfinished
+for (const b of buyers)
+  for (const u of b.unfinished)
+    for (const item of u.items) held.set(item.productId, (held.get(item.productId) ?? 0) + item.quantity);
+const stockRows = productIds.map((id) => ({
+  productId: id,
+  before: stockBefore.get(id),
+  sold: sold.get(id),
+  after: stockAfter.get(id),
+  heldByUnfinished: held.get(id),
+}));
+const stockBad = stockRows.filter((r) => r.before - r.sold !== r.after);
+check(
+  'stock before − units ordered = stock after, per product',
+  stockBad.length === 0,
+  stockRows
+    .map(
+      (r) =>
+        `${r.before} − ${r.sold} ${r.before - r.sold === r.after ? '=' : '≠'} ${r.after}` +
+        (r.before - r.sold === r.after
+          ? ''
+          : ` (${r.before - r.sold - r.after} missing: ${r.heldByUnfinished} held by checkouts the bench left unfinished, ${r.before - r.sold - r.after - r.heldByUnfinished} unexplained)`),
+    )
+    .join('; '),
+);
+
+// Carts: empty once the order events are applied.
+const carts = await pool(BUYERS, (i) => call('GET', '/api/cart', undefined, buyers[i].token));
+const cartUnits = carts.map((r, i) => ({
+  buyer: i,
+  status: r.status,
+  units: (r.json?.products ?? []).reduce((n, l) => n + l.quantity, 0),
+  expected: buyers[i].leftover,
+}));
+const cartLeft = cartUnits.filter((c) => c.status !== 200 || c.units !== c.expected);
+const expectedLeft = cartUnits.filter((c) => c.expected > 0);
+check(
+  "every buyer's cart is empty (but for the lines of a last purchase that failed)",
+  cartLeft.length === 0,
+  `${cartUnits.filter((c) => c.status === 200 && c.units === 0).length} of ${BUYERS} empty` +
+    (expectedLeft.length
+      ? `; ${expectedLeft.length} expected to hold the lines of their failed last purchase (${show(expectedLeft.map((c) => `buyer ${c.buyer}: ${c.units} of ${c.expected} units`))})`
+      : '') +
+    (cartLeft.length
+      ? `; ${cartLeft.length} wrong: ${show(cartLeft.map((c) => `buyer ${c.buyer} ${c.status === 200 ? `${c.units} units, expected ${c.expected}` : `HTTP ${c.status}`}`))}`
+      : ''),
+);
+// Money: a PayPal capture whose checkout the bench could not mark paid must have been refunded (or paid after all).
+const unfinished = buyers.flatMap((b) => b.unfinished.map((u) => ({ ...u, buyer: b })));
+const captured = unfinished.filter((u) => u.paypalOrderId && !u.paid);
+const stranded = [];
+for (const u of captured) {
+  const [co, pp] = await Promise.all([
+    call('GET', `/api/checkout/${u.id}`, undefined, u.buyer.token),
+    call('GET', `${PAYPAL}/__fake/orders/${u.paypalOrderId}`),
+  ]);
+  const capture = pp.json?.order?.purchase_units?.[0]?.payments?.captures?.[0]?.status ?? `HTTP ${pp.status}`;
+  if (co.json?.isPaid !== true && capture !== 'REFUNDED')
+    stranded.push(
+      `checkout ${u.id} (buyer ${u.buyer.index}) isPaid ${co.json?.isPaid}, PayPal ${u.paypalOrderId} capture ${capture}`,
+    );
+}
+check(
+  'every PayPal capture paid a checkout or was refunded',
+  stranded.length === 0,
+  `${captured.length} captures whose PUT …/pay failed; ${stranded.length} of them captured, unpaid and not refunded${stranded.length ? ` — ${show(stranded)}` : ''}`,
+);
+if (unfinished.length)
+  console.log(
+    `  checkouts the bench created but did not finalize: ${unfinished.length} — ${unfinished.filter((u) => u.paid).length} paid (the service finalizes those after its grace period), ${captured.length} captured at PayPal but not paid, ${unfinished.length - captured.length - unfinished.filter((u) => u.paid).length} never paid (their stock is held until the reservation expires)`,
+  );
+
+// ------------------------------------------------------------------ tidy up: the bench's products leave the shop window
+
+const hidden = await pool(productIds.length, (i) =>
+  call('PUT', `/api/admin/products/${productIds[i]}`, { isPublished: false }, admin),
+);
+const notHidden = hidden.filter((r) => r.status !== 200).length;
+console.log(
+  `\n  unpublished the ${productIds.length - notHidden} bench products${notHidden ? ` (${notHidden} failed)` : ''}; the ${BUYERS} buyers and their orders stay`,
+);
+
+if (process.env.BENCH_JSON) {
+  fs.writeFileSync(
+    process.env.BENCH_JSON,
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        cpus: cpu.length,
+        cpu: cpu[0]?.model,
+        buyers: BUYERS,
+        duration: DURATION,
+        runSeconds,
+        orders,
+        ordersPerSecond: orders / runSeconds,
+        rows,
+        errors: errorList,
+        staleCarts,
+        leftoverCarts,
+        priceAdjusted,
+        stock: stockRows,
+        checks,
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+const failedChecks = checks.filter((c) => !c.pass);
+if (failedChecks.length) {
+  console.error(`\nbench: FAILED — ${failedChecks.map((c) => c.check).join('; ')}.`);
+  process.exit(1);
+}
+if (errorList.length)
+  console.warn('\nbench: some purchases failed (see errors above); the figures count only the completed ones.');
