@@ -173,6 +173,11 @@ export interface ReserveStockRequest {
   lines: LineRequest[];
   /** Hold time; default RESERVATION_TTL_SECONDS of the catalog (15 min). */
   ttlSeconds?: number;
+  /**
+   * ISO time after which the caller no longer waits for the answer: a request that reaches the products' locks
+   * later holds nothing (503), so a caller that timed out never leaves stock held for a checkout it gave up on.
+   */
+  notAfter?: string;
 }
 
 export interface ReservedLine {

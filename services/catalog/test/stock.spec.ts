@@ -78,6 +78,27 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     await svc.close();
   });
 
+  it('holds nothing for a request that reaches the locks after its caller gave up (notAfter)', async () => {
+    const ids = await insertProducts(svc, [item('LATE', 3)]);
+    const productId = ids.get('LATE')!;
+    const late = await errorOf(
+      send(PATTERNS.catalog.reserveStock, {
+        checkoutId: randomUUID(),
+        lines: [{ productId, quantity: 2, size: 'M', color: 'Purple' }],
+        notAfter: new Date(Date.now() - 1).toISOString(),
+      }),
+    );
+    expect(late).toEqual({ status: 503, message: 'The reservation request expired' });
+    expect(await stockOf(productId)).toBe(3);
+    const inTime = await send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
+      checkoutId: randomUUID(),
+      lines: [{ productId, quantity: 2, size: 'M', color: 'Purple' }],
+      notAfter: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(inTime.lines).toEqual([expect.objectContaining({ productId, quantity: 2 })]);
+    expect(await stockOf(productId)).toBe(1);
+  });
+
   it('counts every product, published or not, for the admin dashboard', async () => {
     const before = (await send<CountProductsResponse>(PATTERNS.catalog.countProducts, {})).products;
     await insertProducts(svc, [item('C-PUB', 1), item('C-DRAFT', 1, { isPublished: false })]);

@@ -2,7 +2,9 @@
 // payments verified with PayPal (every tampering refused with nothing changed), orders made exactly once.
 import { getModelToken } from '@nestjs/mongoose';
 import { CHECKOUT_MESSAGES, SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS } from '@shop/contracts';
+import { REDIS } from '@shop/nest-common';
 import { request } from '@shop/nest-common/testing';
+import type Redis from 'ioredis';
 import type { Model } from 'mongoose';
 import { CheckoutsService } from '../src/checkouts/checkouts.service';
 import { addProduct, address, checkoutApi, line, newUserId, startShop, stockOf, type Shop } from './checkout.fixtures';
@@ -386,8 +388,8 @@ describe('checkout', () => {
         expect(shop.paypal.orders.get(paypalOrderId)?.purchase_units[0].payments?.captures?.[0].status).toBe(
           'REFUNDED',
         );
-        // The refunded PayPal order can never pay anything again.
-        expect((await api.pay(checkout._id, paypalOrderId, token)).status).toBe(409);
+        // The refunded PayPal order can never pay anything again: PayPal itself now says REFUNDED.
+        expect((await api.pay(checkout._id, paypalOrderId, token)).status).toBe(402);
       });
 
       async function waitForStock(productId: string, count: number) {
@@ -397,6 +399,76 @@ describe('checkout', () => {
           await new Promise((r) => setTimeout(r, 50));
         }
       }
+    });
+  });
+
+  describe('when the catalog is too slow to answer', () => {
+    it('holds nothing for a checkout that timed out, and settles a verified payment whose hold timed out', async () => {
+      const { checkout, productId } = await newCheckout(20, 1, 5);
+      expect(await stockOf(shop, productId)).toBe(4);
+      // Someone else holds the product's lock for longer than checkout waits for the catalog (5 s).
+      const redis = shop.catalog.app.get<Redis>(REDIS);
+      await redis.set(`${shop.catalog.namespace}catalog:lock:product:${productId}`, 'busy', 'PX', 6500);
+
+      const paypalOrderId = paypalOrder('20.00');
+      const [created, paid] = await Promise.all([
+        api.create({ checkoutItems: [line(productId, 2)], shippingAddress: address() }, token),
+        api.pay(checkout._id, paypalOrderId, token),
+      ]);
+      expect([created.status, paid.status]).toEqual([503, 503]);
+      expect((await api.get(checkout._id, token)).body.isPaid).toBe(false);
+
+      // The lock frees after the callers gave up: the late reservation holds nothing, the first hold is intact.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await stockOf(shop, productId)).toBe(4);
+
+      // PayPal took the money: the sweeper settles it, and the checkout can be finalized.
+      const service = shop.checkout.app.get(CheckoutsService);
+      expect(await service.settleStalePayments(Date.now() + 10 * 60_000)).toBe(1);
+      expect((await api.get(checkout._id, token)).body).toEqual(
+        expect.objectContaining({ isPaid: true, paymentDetails: expect.objectContaining({ id: paypalOrderId }) }),
+      );
+      expect((await api.finalize(checkout._id, token)).status).toBe(201);
+      expect(await stockOf(shop, productId)).toBe(4);
+    }, 30_000);
+
+    it('refunds a verified payment the sweeper cannot settle because the stock is gone', async () => {
+      const { checkout, productId } = await newCheckout(20, 1, 1);
+      const reservations = shop.catalog.app.get<Model<unknown>>(getModelToken('Reservation'));
+      const paypalOrderId = paypalOrder('20.00');
+      // As a timed-out pay leaves it: the payment verified and claimed, the checkout unpaid; then the hold expires
+      // and another buyer takes the last unit.
+      const payments = shop.checkout.app.get<Model<unknown>>(getModelToken('Payment'));
+      const order = shop.paypal.orders.get(paypalOrderId)!;
+      await payments.create({
+        paypalOrderId,
+        checkoutId: checkout._id,
+        userId: buyer,
+        amountPence: 2000,
+        status: 'claimed',
+        details: {
+          provider: 'paypal',
+          id: paypalOrderId,
+          status: 'COMPLETED',
+          captureId: order.purchase_units[0].payments!.captures![0].id,
+          captureStatus: 'COMPLETED',
+          amount: '20.00',
+          currency: 'GBP',
+        },
+      });
+      await reservations.updateMany({ checkoutId: checkout._id }, { $set: { expiresAt: new Date(0) } }).exec();
+      const deadline = Date.now() + 10_000;
+      while ((await stockOf(shop, productId)) !== 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect((await api.create({ checkoutItems: [line(productId)], shippingAddress: address() }, token)).status).toBe(
+        201,
+      );
+
+      const service = shop.checkout.app.get(CheckoutsService);
+      await service.settleStalePayments(Date.now() + 10 * 60_000);
+      expect(shop.paypal.orders.get(paypalOrderId)?.purchase_units[0].payments?.captures?.[0].status).toBe('REFUNDED');
+      expect((await api.get(checkout._id, token)).body.isPaid).toBe(false);
+      expect(await payments.findOne({ paypalOrderId }).lean()).toEqual(expect.objectContaining({ status: 'refunded' }));
     });
   });
 

@@ -5,6 +5,7 @@ import {
   Logger,
   NotFoundException,
   OnModuleInit,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
@@ -179,7 +180,7 @@ export class StockService implements OnModuleInit {
 
   /** Holds every line for the checkout, or none. Reserving again for the same checkout is idempotent. */
   async reserve(raw: unknown): Promise<ReserveStockResponse> {
-    const req = (raw ?? {}) as { checkoutId?: unknown; lines?: unknown; ttlSeconds?: unknown };
+    const req = (raw ?? {}) as { checkoutId?: unknown; lines?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
     const checkoutId = checkoutIdOf(req.checkoutId);
     const wanted = parseLines(req.lines);
     let ttl = this.config.RESERVATION_TTL_SECONDS;
@@ -194,11 +195,18 @@ export class StockService implements OnModuleInit {
       }
       ttl = req.ttlSeconds;
     }
+    const notAfter = req.notAfter === undefined ? undefined : Date.parse(String(req.notAfter));
+    if (Number.isNaN(notAfter)) throw new BadRequestException('notAfter must be an ISO time');
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const ids = [...wanted.keys()];
     const changed: string[] = [];
 
     const reserved = await this.locks.withProducts(ids, async () => {
+      // The caller gave up waiting (the locks were busy): hold nothing it would never hear of.
+      if (notAfter !== undefined && Date.now() > notAfter) {
+        this.logger.warn(`reservation for checkout ${checkoutId} arrived after its caller gave up: not applied`);
+        throw new ServiceUnavailableException('The reservation request expired');
+      }
       const products = await this.products
         .find({ _id: { $in: ids } }, { stockJournal: 0 })
         .lean<LeanProduct[]>()

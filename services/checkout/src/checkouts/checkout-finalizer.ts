@@ -3,9 +3,11 @@ import { CheckoutConfig } from '../config/checkout.config';
 import { CheckoutsService } from './checkouts.service';
 
 /**
- * Every FINALIZE_SWEEP_MS, finalizes paid checkouts left unfinalized for FINALIZE_GRACE_MS (the shopper's
- * browser closed between paying and finalizing, or orders was away): money taken always becomes an order.
- * Safe on every replica at once: each checkout is finalized under its lock, and orders is idempotent.
+ * Finishes what a shopper started when the shopper cannot: every FINALIZE_SWEEP_MS, payments PayPal confirmed
+ * but never settled (a timeout or crash mid-pay) are settled — the checkout paid, or the money refunded — and
+ * checkouts paid more than FINALIZE_GRACE_MS ago but never finalized (the browser closed, orders was away) are
+ * finalized. Money taken always ends as an order or a refund. Safe on every replica at once: each checkout is
+ * changed under its lock, and orders is idempotent.
  */
 @Injectable()
 export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
@@ -25,10 +27,16 @@ export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
 
   private sweep(): void {
     if (this.running) return;
-    this.running = this.checkouts
+    this.running = this.run().finally(() => (this.running = undefined));
+  }
+
+  private async run(): Promise<void> {
+    await this.checkouts
+      .settleStalePayments()
+      .catch((err: Error) => this.logger.warn(`settling verified payments failed: ${err.message}`));
+    await this.checkouts
       .finalizeAbandoned()
-      .catch((err: Error) => this.logger.warn(`finalizing paid checkouts failed: ${err.message}`))
-      .finally(() => (this.running = undefined));
+      .catch((err: Error) => this.logger.warn(`finalizing paid checkouts failed: ${err.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -76,10 +76,10 @@ export class CheckoutsService implements OnModuleInit {
     const id = new Types.ObjectId();
     const [buyer, reserved] = await Promise.all([
       this.buyer(user),
-      this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
-        checkoutId: id.toHexString(),
-        lines,
-        ttlSeconds: this.config.RESERVATION_SECONDS,
+      this.reserve(id.toHexString(), lines, this.config.RESERVATION_SECONDS).catch(async (err: unknown) => {
+        // No answer (503): a hold may have been made just before the deadline. Nothing else can own it: undo it.
+        if (err instanceof HttpException && err.getStatus() === 503) await this.releaseQuietly(id.toHexString());
+        throw err;
       }),
     ]);
     // Reserve read the prices under the products' locks: they are the ones charged.
@@ -145,22 +145,7 @@ export class CheckoutsService implements OnModuleInit {
         throw new HttpException({ statusCode: 402, message: CHECKOUT_MESSAGES.paymentNotVerified }, 402);
       }
       const payment = await this.claim(checkout, verification.details);
-      const hold = await this.holdPaidStock(checkout, payment);
-      await this.checkouts
-        .updateOne(
-          { _id: checkout._id },
-          {
-            $set: {
-              isPaid: true,
-              paidAt: new Date(),
-              paymentStatus: 'paid',
-              paymentDetails: verification.details,
-              reservationExpiresAt: new Date(hold.expiresAt),
-            },
-          },
-        )
-        .exec();
-      this.logger.log({ checkoutId: id, paypalOrderId, captureId: verification.details.captureId }, 'checkout paid');
+      await this.settle(checkout, payment);
       return toCheckoutJson(await this.findOwned(user.id, id));
     });
   }
@@ -189,20 +174,80 @@ export class CheckoutsService implements OnModuleInit {
     }
   }
 
-  /** Holds the checkout's stock until the order takes it; refunds the payment when the stock is gone. */
-  private async holdPaidStock(checkout: LeanCheckout, payment: LeanPayment): Promise<ReserveStockResponse> {
+  /**
+   * Completes a verified, claimed payment: holds the checkout's stock until the order takes it, then marks the
+   * checkout paid and the payment captured. When the stock is gone the payment is refunded (409). A 503 (the
+   * catalog away or slow) leaves the payment claimed: the shopper's retry, or the sweeper, settles it later.
+   */
+  private async settle(checkout: LeanCheckout, payment: LeanPayment): Promise<void> {
+    const checkoutId = String(checkout._id);
+    let hold: ReserveStockResponse;
     try {
-      return await this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
-        checkoutId: String(checkout._id),
-        lines: checkout.checkoutItems.map(toLineRequest),
-        ttlSeconds: this.config.PAID_RESERVATION_SECONDS,
-      });
+      hold = await this.reserve(
+        checkoutId,
+        checkout.checkoutItems.map(toLineRequest),
+        this.config.PAID_RESERVATION_SECONDS,
+      );
     } catch (err) {
-      // 503: the catalog is away; the shopper retries and the claim above lets them back in.
       if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
+    await this.checkouts
+      .updateOne(
+        { _id: checkout._id },
+        {
+          $set: {
+            isPaid: true,
+            paidAt: new Date(),
+            paymentStatus: 'paid',
+            paymentDetails: payment.details,
+            reservationExpiresAt: new Date(hold.expiresAt),
+          },
+        },
+      )
+      .exec();
+    await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
+    this.logger.log(
+      { checkoutId, paypalOrderId: payment.paypalOrderId, captureId: payment.details.captureId },
+      'checkout paid',
+    );
+  }
+
+  /**
+   * Settles payments PayPal confirmed whose checkout was never marked paid (a timeout or a crash between the
+   * claim and the end of pay): the money was taken, so the checkout becomes paid, or the payment is refunded.
+   */
+  async settleStalePayments(now = Date.now()): Promise<number> {
+    const stale = await this.payments
+      .find({ status: 'claimed', createdAt: { $lt: new Date(now - this.config.FINALIZE_GRACE_MS) } })
+      .limit(50)
+      .lean<LeanPayment[]>()
+      .exec();
+    let settled = 0;
+    for (const found of stale) {
+      await this.locked(found.checkoutId, async () => {
+        const payment = await this.payments.findById(found._id).lean<LeanPayment>().exec();
+        const checkout = await this.checkouts.findById(found.checkoutId).lean<LeanCheckout>().exec();
+        if (payment?.status !== 'claimed' || !checkout) return;
+        if (checkout.isPaid) {
+          // Paid by this payment (the crash came after the checkout's write) or, impossibly, by another: keep the record true.
+          if (checkout.paymentDetails?.id === payment.paypalOrderId)
+            await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
+          else await this.refund(payment);
+          return;
+        }
+        await this.settle(checkout, payment).catch((err: Error) => {
+          if (!(err instanceof ConflictException)) throw err; // refunded: settled too
+        });
+        this.logger.warn(
+          { checkoutId: found.checkoutId, paypalOrderId: payment.paypalOrderId },
+          'stale payment settled',
+        );
+        settled++;
+      });
+    }
+    return settled;
   }
 
   private async refund(payment: LeanPayment): Promise<void> {
@@ -295,6 +340,22 @@ export class CheckoutsService implements OnModuleInit {
       this.logger.warn({ userId: user.id, err: (err as Error).message }, 'buyer lookup failed: using the token name');
     }
     return { _id: user.id, name: user.name };
+  }
+
+  /**
+   * Asks catalog to hold the lines for the checkout. The request carries the moment this service stops waiting,
+   * so a reservation that reaches the products' locks too late holds nothing. Holding again for the same
+   * checkout is idempotent.
+   */
+  private async reserve(checkoutId: string, lines: LineRequest[], ttlSeconds: number): Promise<ReserveStockResponse> {
+    const timeoutMs = this.config.RPC_TIMEOUT_MS;
+    const notAfter = new Date(Date.now() + timeoutMs - Math.min(1000, timeoutMs / 5)).toISOString();
+    return this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
+      checkoutId,
+      lines,
+      ttlSeconds,
+      notAfter,
+    });
   }
 
   private async releaseQuietly(checkoutId: string): Promise<void> {

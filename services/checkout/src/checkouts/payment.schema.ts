@@ -2,6 +2,9 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema } from 'mongoose';
 import type { PaymentDetailsJson } from '@shop/contracts';
 
+export const PAYMENT_STATES = ['claimed', 'captured', 'refunded'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
 /**
  * One PayPal order, claimed by the checkout it paid. The unique `paypalOrderId` is what makes a PayPal payment
  * pay one checkout only, whatever races (a unique index is atomic on FerretDB; a lookup is not a guarantee).
@@ -13,9 +16,17 @@ export class Payment {
   @Prop({ required: true }) userId!: string;
   @Prop({ required: true }) amountPence!: number;
   @Prop({ type: MongooseSchema.Types.Mixed, required: true }) details!: PaymentDetailsJson;
-  /** captured: it pays its checkout; refunded: the stock was gone, the money went back. */
-  @Prop({ type: String, required: true, default: 'captured' }) status!: 'captured' | 'refunded';
+  /**
+   * claimed: verified and claimed, the checkout not marked paid yet (the stock hold is being settled);
+   * captured: it pays its checkout; refunded: the stock was gone, the money went back.
+   * A payment left `claimed` (a timeout, a crash) is settled by the sweeper: paid, or refunded.
+   */
+  @Prop({ type: String, required: true, default: 'claimed', enum: PAYMENT_STATES }) status!: PaymentState;
   @Prop() refundId?: string;
+  createdAt!: Date;
+  updatedAt!: Date;
 }
 
 export const PaymentSchema = SchemaFactory.createForClass(Payment);
+// The sweeper's question: verified payments whose checkout was not marked paid.
+PaymentSchema.index({ status: 1, createdAt: 1 });
