@@ -357,7 +357,7 @@ const OPERATIONS: Operation[] = [
     auth: 'owner',
     summary: 'One order (its buyer or an admin)',
     response: 'Order',
-    errors: [404],
+    errors: [400, 401, 404],
   },
   {
     method: 'get',
@@ -372,7 +372,7 @@ const OPERATIONS: Operation[] = [
     path: '/api/admin/orders/{id}',
     tag: 'admin',
     auth: 'admin',
-    summary: 'Change an order status (Cancelled releases stock)',
+    summary: 'Change an order status (Cancelled releases stock, once; a cancelled order stays cancelled)',
     body: 'OrderStatusRequest',
     response: 'Order',
     errors: [400, 404],
@@ -384,7 +384,7 @@ const OPERATIONS: Operation[] = [
     auth: 'admin',
     summary: 'Remove an order',
     response: 'Message',
-    errors: [404, 503],
+    errors: [400, 404, 503],
   },
   {
     method: 'get',

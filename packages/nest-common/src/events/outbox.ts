@@ -178,7 +178,12 @@ export class OutboxRelay {
         eventIds.includes(e.eventId) && !e.publishedAt ? { ...e, publishedAt: at } : e,
       );
       await this.options.model
-        .updateOne({ _id: doc._id }, { $set: { outbox, outboxPending: outbox.some((e) => !e.publishedAt) } })
+        .updateOne(
+          { _id: doc._id },
+          { $set: { outbox, outboxPending: outbox.some((e) => !e.publishedAt) } },
+          // Bookkeeping, not a change to the document itself: its updatedAt stays.
+          { timestamps: false },
+        )
         .exec();
     });
   }

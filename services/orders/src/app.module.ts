@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ServiceDefaultsModule } from '@shop/nest-common';
+import { OrdersConfig } from './config/orders.config';
+import { OrdersModule } from './orders/orders.module';
+import { StatsModule } from './stats/stats.module';
+
+@Module({
+  imports: [ServiceDefaultsModule.forRoot({ service: 'orders', config: OrdersConfig }), OrdersModule, StatsModule],
+})
+export class AppModule {}

@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { REDIS, withRedisLock } from '@shop/nest-common';
+import type Redis from 'ioredis';
+import { OrdersConfig } from '../config/orders.config';
+
+/**
+ * One Redis lock per order. Every write to an order after its insert (a status change, the outbox relay
+ * marking events published, a removal) is a read-modify-write inside it: FerretDB applies no update
+ * atomically, so two unserialised writers would lose each other's changes (PITFALLS §3.4).
+ */
+@Injectable()
+export class OrderLocks {
+  private readonly prefix: string;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    config: OrdersConfig,
+  ) {
+    this.prefix = `${config.RABBITMQ_NAMESPACE}orders:order:`;
+  }
+
+  withOrder<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
+    return withRedisLock(this.redis, this.prefix + orderId, fn);
+  }
+}

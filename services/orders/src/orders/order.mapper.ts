@@ -1,0 +1,38 @@
+import { SHIPPING_ADDRESS_FIELDS, toPounds, type OrderJson, type ShippingAddress } from '@shop/contracts';
+import type { LeanOrder } from './order.schema';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The one shape an order leaves this service in (API.md "Orders"): pounds at the edge, no outbox, no internals. */
+export function toOrderJson(o: LeanOrder): OrderJson {
+  const json: OrderJson = {
+    _id: String(o._id),
+    user: { _id: o.user._id, name: o.user.name, ...(o.user.email ? { email: o.user.email } : {}) },
+    checkoutId: o.checkoutId,
+    orderItems: o.orderItems.map((l) => ({
+      productId: l.productId,
+      name: l.name,
+      image: l.image,
+      price: toPounds(l.pricePence),
+      quantity: l.quantity,
+      size: l.size,
+      color: l.color,
+    })),
+    shippingAddress: Object.fromEntries(
+      SHIPPING_ADDRESS_FIELDS.map((field) => [field, o.shippingAddress[field]]),
+    ) as ShippingAddress,
+    paymentMethod: o.paymentMethod,
+    shippingMethod: o.shippingMethod,
+    totalPrice: toPounds(o.totalPence),
+    isPaid: o.isPaid,
+    paidAt: iso(o.paidAt),
+    paymentStatus: o.paymentStatus,
+    isDelivered: o.isDelivered,
+    status: o.status,
+    createdAt: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+  };
+  if (o.paymentDetails) json.paymentDetails = { ...o.paymentDetails };
+  if (o.deliveredAt) json.deliveredAt = iso(o.deliveredAt);
+  return json;
+}

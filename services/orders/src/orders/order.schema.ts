@@ -1,0 +1,102 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ORDER_STATUSES, SHIPPING_METHOD, type OrderStatus } from '@shop/contracts';
+import { OutboxEntrySchema, type OutboxEntry } from '@shop/nest-common';
+import type { Types } from 'mongoose';
+
+/** The buyer as they were when they ordered: a copy, so the order still shows them after the user is deleted. */
+@Schema({ _id: false, versionKey: false })
+export class OrderUser {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) name!: string;
+  @Prop() email?: string;
+}
+
+/** A line as the checkout priced it (integer pence): what was bought, whatever the catalogue says later. */
+@Schema({ _id: false, versionKey: false })
+export class OrderLine {
+  @Prop({ required: true }) productId!: string;
+  @Prop({ required: true }) name!: string;
+  @Prop({ default: '' }) image!: string;
+  @Prop({ required: true, min: 0 }) pricePence!: number;
+  @Prop({ required: true, min: 1 }) quantity!: number;
+  @Prop({ default: '' }) size!: string;
+  @Prop({ default: '' }) color!: string;
+}
+
+@Schema({ _id: false, versionKey: false })
+export class OrderShippingAddress {
+  @Prop({ required: true }) firstName!: string;
+  @Prop({ required: true }) lastName!: string;
+  @Prop({ required: true }) address!: string;
+  @Prop({ required: true }) city!: string;
+  @Prop({ required: true }) postalCode!: string;
+  @Prop({ required: true }) country!: string;
+  @Prop({ required: true }) phone!: string;
+}
+
+/** What checkout kept of the PayPal payment (ids, statuses, payer, amount), never PayPal's whole answer. */
+@Schema({ _id: false, versionKey: false })
+export class OrderPaymentDetails {
+  @Prop({ type: String, required: true }) provider!: 'paypal';
+  @Prop({ required: true }) id!: string;
+  @Prop({ required: true }) status!: string;
+  @Prop({ required: true }) captureId!: string;
+  @Prop({ required: true }) captureStatus!: string;
+  @Prop({ required: true }) amount!: string;
+  @Prop({ required: true }) currency!: string;
+  @Prop() payerEmail?: string;
+  @Prop() payerId?: string;
+  @Prop() capturedAt?: string;
+}
+
+/**
+ * An order: made once per paid checkout (unique `checkoutId`), then run by admins. Money is integer pence.
+ *
+ * Its events travel in its own `outbox`, written in the same single-document write as the change they
+ * announce (FerretDB has no transactions), and relayed until the broker confirms (`outboxPending` marks
+ * documents with entries still to go). Every write after the insert runs under the order's Redis lock
+ * (OrderLocks): FerretDB applies no update atomically.
+ */
+@Schema({ collection: 'orders', timestamps: true, versionKey: false })
+export class Order {
+  @Prop({ type: SchemaFactory.createForClass(OrderUser), required: true }) user!: OrderUser;
+
+  /** The idempotency key: one order per checkout, whatever races. Unique, and so required (PITFALLS §3.5). */
+  @Prop({ required: true, unique: true }) checkoutId!: string;
+
+  @Prop({ type: [SchemaFactory.createForClass(OrderLine)], required: true }) orderItems!: OrderLine[];
+  @Prop({ type: SchemaFactory.createForClass(OrderShippingAddress), required: true })
+  shippingAddress!: OrderShippingAddress;
+
+  @Prop({ type: String, required: true, default: 'PayPal' }) paymentMethod!: 'PayPal';
+  @Prop({ required: true, default: SHIPPING_METHOD }) shippingMethod!: string;
+  @Prop({ required: true, min: 0 }) totalPence!: number;
+
+  /** An order only exists once its checkout is paid. */
+  @Prop({ required: true, default: true }) isPaid!: boolean;
+  @Prop({ required: true }) paidAt!: Date;
+  @Prop({ type: String, required: true, default: 'paid' }) paymentStatus!: 'paid';
+  @Prop({ type: SchemaFactory.createForClass(OrderPaymentDetails) }) paymentDetails?: OrderPaymentDetails;
+
+  @Prop({ required: true, default: false }) isDelivered!: boolean;
+  @Prop() deliveredAt?: Date;
+  @Prop({ type: String, required: true, enum: ORDER_STATUSES, default: 'Processing' }) status!: OrderStatus;
+
+  @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
+  @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export type LeanOrder = Order & { _id: Types.ObjectId };
+export const OrderSchema = SchemaFactory.createForClass(Order);
+// A customer's orders and the admin's lists, newest first.
+OrderSchema.index({ 'user._id': 1, createdAt: -1 });
+OrderSchema.index({ createdAt: -1 });
+
+/** Newest first; the id breaks ties between orders of the same millisecond. */
+export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** Reads that answer the API leave the outbox behind. */
+export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0 } as const;

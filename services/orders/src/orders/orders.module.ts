@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AdminOrdersController } from './admin-orders.controller';
+import { OrderLocks } from './order-locks';
+import { Order, OrderSchema } from './order.schema';
+import { OrdersController } from './orders.controller';
+import { OrdersMessages } from './orders.messages';
+import { OrdersOutbox } from './orders-outbox';
+import { OrdersService } from './orders.service';
+
+@Module({
+  imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }])],
+  controllers: [OrdersController, AdminOrdersController, OrdersMessages],
+  providers: [OrdersService, OrderLocks, OrdersOutbox],
+  exports: [MongooseModule],
+})
+export class OrdersModule {}

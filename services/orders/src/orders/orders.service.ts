@@ -1,0 +1,168 @@
+import { Injectable, Logger, NotFoundException, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  EVENTS,
+  ORDER_MESSAGES,
+  type CreateOrderRequest,
+  type CreateOrderResponse,
+  type OrderCancelledEvent,
+  type OrderItemRef,
+  type OrderJson,
+  type OrderPlacedEvent,
+  type OrderStatus,
+} from '@shop/contracts';
+import { isDuplicateKeyError, outboxEntry, type AuthUser } from '@shop/nest-common';
+import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import { OrderLocks } from './order-locks';
+import { statusChange } from './order-status';
+import { toOrderJson } from './order.mapper';
+import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
+import { OrdersOutbox } from './orders-outbox';
+
+export const EVENTS_PENDING =
+  "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
+
+function itemRefs(order: Pick<CreateOrderRequest, 'orderItems'>): OrderItemRef[] {
+  return order.orderItems.map(({ productId, quantity, size, color }) => ({ productId, quantity, size, color }));
+}
+
+/** orders.order.cancelled, with an event id of its own per order: the stock goes back once. */
+function cancelledEvent(order: LeanOrder) {
+  const orderId = String(order._id);
+  const data: OrderCancelledEvent = {
+    orderId,
+    checkoutId: order.checkoutId,
+    userId: order.user._id,
+    items: itemRefs(order),
+  };
+  return outboxEntry(EVENTS.orders.orderCancelled, data, `${EVENTS.orders.orderCancelled}:${orderId}`);
+}
+
+/**
+ * The orders' use cases. An order is made once per paid checkout: the unique `checkoutId` decides, whatever
+ * races (FerretDB enforces unique indexes atomically, and nothing else). Each fact worth announcing —
+ * placed, cancelled — is stored in the order's outbox in the same write as the change, with a stable
+ * event id, and relayed from there (OrdersOutbox).
+ */
+@Injectable()
+export class OrdersService implements OnModuleInit {
+  private readonly logger = new Logger(OrdersService.name);
+
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly locks: OrderLocks,
+    private readonly outbox: OrdersOutbox,
+  ) {}
+
+  /** The unique index on checkoutId must exist before the first create relies on it. */
+  async onModuleInit(): Promise<void> {
+    await this.orders.init();
+  }
+
+  /**
+   * PATTERNS.orders.createOrder. The order and its `orders.order.placed` event are one insert; a second
+   * call for the same checkout (a retry, a double click, a race) finds the first one's order and answers it
+   * with `created: false`, announcing nothing.
+   */
+  async createFromCheckout(req: CreateOrderRequest): Promise<CreateOrderResponse> {
+    const _id = new Types.ObjectId();
+    const orderId = _id.toHexString();
+    const placed: OrderPlacedEvent = {
+      orderId,
+      checkoutId: req.checkoutId,
+      userId: req.user._id,
+      items: itemRefs(req),
+    };
+    let order: LeanOrder;
+    try {
+      const doc = await this.orders.create({
+        _id,
+        user: req.user,
+        checkoutId: req.checkoutId,
+        orderItems: req.orderItems,
+        shippingAddress: req.shippingAddress,
+        totalPence: req.totalPence,
+        paidAt: new Date(req.paidAt),
+        paymentDetails: req.paymentDetails,
+        outbox: [outboxEntry(EVENTS.orders.orderPlaced, placed, `${EVENTS.orders.orderPlaced}:${req.checkoutId}`)],
+        outboxPending: true,
+      });
+      order = doc.toObject<LeanOrder>();
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.orders
+        .findOne({ checkoutId: req.checkoutId }, ORDER_PROJECTION)
+        .lean<LeanOrder>()
+        .exec();
+      if (!existing) throw err;
+      return { order: toOrderJson(existing), created: false };
+    }
+    this.logger.log({ msg: 'order placed', orderId, checkoutId: req.checkoutId, userId: req.user._id });
+    this.outbox.relaySoon(orderId);
+    return { order: toOrderJson(order), created: true };
+  }
+
+  listMine(userId: string): Promise<OrderJson[]> {
+    return this.list({ 'user._id': userId });
+  }
+
+  listAll(): Promise<OrderJson[]> {
+    return this.list({});
+  }
+
+  /** The buyer's own order, or any order for an admin; anyone else is told it does not exist. */
+  async findVisibleTo(caller: AuthUser, id: string): Promise<OrderJson> {
+    const order = await this.orders.findById(id, ORDER_PROJECTION).lean<LeanOrder>().exec();
+    if (!order || (caller.role !== 'admin' && order.user._id !== caller.id)) {
+      throw new NotFoundException(ORDER_MESSAGES.notFound);
+    }
+    return toOrderJson(order);
+  }
+
+  /** An admin sets the status (rules in statusChange); cancelling stores its event in the same write. */
+  async updateStatus(id: string, status: OrderStatus): Promise<OrderJson> {
+    const { order, cancelled } = await this.locks.withOrder(id, async () => {
+      const current = await this.orders.findById(id).lean<LeanOrder>().exec();
+      if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
+      const change = statusChange(current, status, new Date());
+      if (!change) return { order: current, cancelled: false };
+      const cancelled = change.status === 'Cancelled';
+      const $set: UpdateQuery<Order>['$set'] = cancelled
+        ? { ...change, outbox: [...current.outbox, cancelledEvent(current)], outboxPending: true }
+        : { ...change };
+      const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
+      const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
+      return { order: updated!, cancelled };
+    });
+    this.logger.log({ msg: 'order status set', orderId: id, status: order.status });
+    if (cancelled) this.outbox.relaySoon(id);
+    return toOrderJson(order);
+  }
+
+  /**
+   * Removes an order, but never an event with it: events still waiting in its outbox are published first
+   * (outside the lock, which the relay takes itself to mark them published), and if the broker cannot take
+   * them now the removal is refused with a 503.
+   */
+  async remove(id: string): Promise<void> {
+    try {
+      await this.outbox.relayNow(id);
+    } catch (err) {
+      this.logger.warn({ msg: 'order not removed: its events are pending', orderId: id, err: (err as Error).message });
+      throw new ServiceUnavailableException(EVENTS_PENDING);
+    }
+    await this.locks.withOrder(id, async () => {
+      const order = await this.orders.findById(id, { outbox: 1 }).lean<Pick<LeanOrder, '_id' | 'outbox'>>().exec();
+      if (!order) throw new NotFoundException(ORDER_MESSAGES.notFound);
+      // An event stored since the relay above (a cancellation a moment ago) must go out first too.
+      if (order.outbox.some((e) => !e.publishedAt)) throw new ServiceUnavailableException(EVENTS_PENDING);
+      await this.orders.deleteOne({ _id: order._id }).exec();
+    });
+    this.logger.log({ msg: 'order removed', orderId: id });
+  }
+
+  private async list(filter: FilterQuery<Order>): Promise<OrderJson[]> {
+    const docs = await this.orders.find(filter, ORDER_PROJECTION).sort(NEWEST_FIRST).lean<LeanOrder[]>().exec();
+    return docs.map(toOrderJson);
+  }
+}
