@@ -9,7 +9,7 @@ import { toApiError } from '../errors/error-body';
 import { createLogger, PinoNestLogger, ROOT_LOGGER } from '../logging/logger';
 import { requestLogging } from '../logging/request-logging.middleware';
 import { rpcServerOptions } from '../rpc/rpc-server';
-import { exceedsJsonDepth } from './json-depth';
+import { jsonBodyProblem } from './json-body';
 
 export interface ServiceAppOptions {
   /** JSON body limit; the gateway enforces its own limit first. */
@@ -60,8 +60,9 @@ export async function startServiceApp(
   const json = express.json({ limit: options.bodyLimit ?? '1mb' });
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
     json(req, res, (err?: unknown) => {
-      if (!err && !exceedsJsonDepth(req.body)) return next();
-      const body = err ? toApiError(err) : { statusCode: 400, message: 'Request body is nested too deeply' };
+      const problem = err ? undefined : jsonBodyProblem(req.body);
+      if (!err && !problem) return next();
+      const body = err ? toApiError(err) : { statusCode: 400, message: problem! };
       res.status(body.statusCode).json(body);
     }),
   );

@@ -1,4 +1,5 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 
 function flatten(errors: ValidationError[], parent = ''): Array<{ field: string; message: string }> {
   return errors.flatMap((e) => {
@@ -25,4 +26,13 @@ export function createValidationPipe(): ValidationPipe {
       return new BadRequestException({ message: details[0]?.message ?? 'Invalid request', details });
     },
   });
+}
+
+/**
+ * For a field a client may leave out, but not send as null: `IsOptional()` skips validation for null too, so a
+ * `"role": null` would pass as if absent. With this, an absent field is skipped and null is validated (and refused
+ * by the field's own rules) like any other value.
+ */
+export function IsAbsentOr(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
 }

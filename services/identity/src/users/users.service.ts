@@ -81,15 +81,15 @@ export class UsersService {
   }
 
   async update(actorId: string, userId: string, dto: UpdateUserDto): Promise<PublicUser> {
-    const changesRole = dto.role !== undefined && dto.role !== null;
+    const changesRole = dto.role !== undefined;
     const apply = async () => {
       const user = await this.get(userId);
       const previousRole = user.role;
       if (changesRole && dto.role !== user.role && user.role === 'admin')
         await this.assertAdminMayGo(actorId, user, 'demote');
-      if (dto.name !== undefined && dto.name !== null) user.name = dto.name;
-      if (dto.email !== undefined && dto.email !== null) user.email = dto.email;
-      if (changesRole) user.role = dto.role as Role;
+      if (dto.name !== undefined) user.name = dto.name;
+      if (dto.email !== undefined) user.email = dto.email;
+      if (dto.role !== undefined) user.role = dto.role;
       const roleChanged = user.role !== previousRole;
       // The old tokens are void before the admin hears "updated": the very next request with one is 401.
       const revokedBefore = Date.now();

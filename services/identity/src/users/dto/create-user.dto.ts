@@ -1,11 +1,11 @@
 import type { Role } from '@shop/contracts';
-import { IsOptional } from 'class-validator';
+import { IsAbsentOr } from '@shop/nest-common';
 import { RegisterDto } from './register.dto';
 import { RoleField } from './user-fields';
 
-/** An admin adds a user: what a shopper registers with, plus a role (customer unless given). */
+/** An admin adds a user: what a shopper registers with, plus a role (customer unless given; null is no role). */
 export class CreateUserDto extends RegisterDto {
-  @IsOptional()
+  @IsAbsentOr()
   @RoleField()
   role?: Role;
 }

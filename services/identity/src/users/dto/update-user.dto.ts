@@ -1,5 +1,21 @@
-import { OmitType, PartialType } from '@nestjs/mapped-types';
-import { CreateUserDto } from './create-user.dto';
+import type { Role } from '@shop/contracts';
+import { IsAbsentOr } from '@shop/nest-common';
+import { EmailField, NameField, RoleField } from './user-fields';
 
-/** An admin changes a user's name, email or role (never the password here). */
-export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['password'] as const)) {}
+/**
+ * An admin changes a user's name, email or role (never the password here). Each may be left out; none may be
+ * null (written out rather than `PartialType`, whose `IsOptional` would let a null through as if absent).
+ */
+export class UpdateUserDto {
+  @IsAbsentOr()
+  @NameField()
+  name?: string;
+
+  @IsAbsentOr()
+  @EmailField()
+  email?: string;
+
+  @IsAbsentOr()
+  @RoleField()
+  role?: Role;
+}
