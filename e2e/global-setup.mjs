@@ -28,9 +28,11 @@ import {
 } from '../scripts/lib/stack.mjs';
 import { DATA_DIR, LOG_DIR, ROOT, closedPort, describeError, formatMs, log } from '../scripts/lib/util.mjs';
 
-const PORT_OFFSET = 10000;
-const REDIS_DB = 1;
-const VHOST = 'shop_e2e';
+// Where the e2e stack lives; two checkouts of the shop on one machine run their e2e suites side by side by
+// giving one of them other values (E2E_PORT_OFFSET=20000 E2E_REDIS_DB=2 E2E_VHOST=shop_e2e2).
+const PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET || 10000);
+const REDIS_DB = Number(process.env.E2E_REDIS_DB || 1);
+const VHOST = process.env.E2E_VHOST || 'shop_e2e';
 const STANDALONE_MONGO_PORT = 27019;
 
 export default async function globalSetup() {
