@@ -1,0 +1,436 @@
+// Malformed input on every body route and query route of API.md, through the gateway of the running shop
+// (issue 12): seeded, bounded generated cases — missing fields, wrong types, query operators, bad numbers, deep
+// nesting, broken text, malformed JSON, bodies over the limit, repeated and bracketed query keys. Every answer is a
+// 4xx JSON `{message: string, statusCode}` (never a 5xx, never a dropped connection), and the record a refused
+// request aimed at reads the same afterwards. FUZZ_SEED and FUZZ_RUNS replay or widen a run.
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { api, e2eEnv, login, uniqueEmail, type ApiResponse, type E2eEnv } from './support';
+
+jest.setTimeout(240_000);
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+
+/** How a field is typed, so a "wrong type" is wrong for it (the catalog takes "39.99" for a price, "M,L" for sizes). */
+type Kind = 'text' | 'number' | 'quantity' | 'list' | 'flag' | 'id' | 'address';
+
+interface BodyRoute {
+  name: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: () => string;
+  token?: () => string;
+  /** A body the route accepts; each case breaks it in one way. */
+  valid: () => Record<string, unknown>;
+  fields: Record<string, Kind>;
+  /** Fields the route cannot do without (none on an update, where every field is optional). */
+  required: string[];
+  /** What the refused requests must not have changed, read before and after. */
+  state: () => Promise<unknown>;
+}
+
+const operator = fc.constantFrom<unknown>({ $gt: '' }, { $ne: null }, { $where: 'sleep(100)' }, { $regex: '.*' });
+const notNumeric = fc.string({ maxLength: 8 }).filter((s) => !/^\s*-?\d+(\.\d+)?\s*$/.test(s));
+
+/** Values that are wrong for a field of this kind (never null: some fields take null as "not given"). */
+function wrongValue(kind: Kind): fc.Arbitrary<unknown> {
+  const containers = [fc.array(fc.integer(), { minLength: 1, maxLength: 3 }), operator];
+  switch (kind) {
+    case 'text':
+    case 'id':
+      return fc.oneof(fc.integer(), fc.boolean(), ...containers);
+    case 'number':
+      return fc.oneof(notNumeric, fc.boolean(), ...containers, fc.constantFrom(-1, 0, 0.001, -0.5));
+    case 'quantity':
+      return fc.oneof(notNumeric, fc.boolean(), ...containers, fc.constantFrom(-1, 100, 1.5, 1e21, 99.999));
+    case 'list':
+      return fc.oneof(fc.integer(), fc.boolean(), operator, fc.constant(['Not-a-size', 42]));
+    case 'flag':
+      return fc.oneof(fc.integer(), fc.constantFrom('yes', 'no', ''), ...containers);
+    case 'address':
+      return fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.string(), { maxLength: 2 }));
+  }
+}
+
+/** One broken request: a body (JSON-encoded or raw text) and what was broken, for the failure message. */
+interface Case {
+  what: string;
+  json?: unknown;
+  raw?: string;
+}
+
+function cases(route: BodyRoute): fc.Arbitrary<Case> {
+  const names = Object.keys(route.fields);
+  const textFields = names.filter((n) => route.fields[n] === 'text');
+  const anyField = fc.constantFrom(...names);
+  const withField = (field: string, value: unknown): Case => ({
+    what: `${field} = ${JSON.stringify(value)?.slice(0, 60)}`,
+    json: { ...route.valid(), [field]: value },
+  });
+  const rawWith = (field: string, jsonValue: string): string => {
+    const body = { ...route.valid(), [field]: '__HOLE__' };
+    return JSON.stringify(body).replace('"__HOLE__"', jsonValue);
+  };
+  const kinds: Array<fc.Arbitrary<Case>> = [
+    anyField.chain((field) => wrongValue(route.fields[field]).map((value) => withField(field, value))),
+    fc.integer({ min: 33, max: 4000 }).map((depth) => ({
+      what: `nested ${depth} deep`,
+      raw: rawWith(names[0], `${'['.repeat(depth)}${']'.repeat(depth)}`),
+    })),
+    fc
+      .constantFrom('"\\ud800"', '"x\\udfff"', '"\\udc00\\ud800"', '"a\\u0000b"')
+      .chain((text) =>
+        fc
+          .constantFrom(...(textFields.length ? textFields : names))
+          .map((field) => ({ what: `${field} = ${text}`, raw: rawWith(field, text) })),
+      ),
+    fc
+      .constantFrom('{', '{"a":', '[1,', '{"a" 1}', "{'a': 1}", '\u0000', 'nul', '{"a":1}}')
+      .map((raw) => ({ what: `malformed JSON ${JSON.stringify(raw)}`, raw })),
+    fc.constantFrom('[]', '[{}]', '"text"', '42', 'null', 'true').map((raw) => ({ what: `top-level ${raw}`, raw })),
+  ];
+  if (route.required.length)
+    kinds.push(
+      fc.constantFrom(...route.required).map((field) => {
+        const body = route.valid();
+        delete body[field];
+        return { what: `without ${field}`, json: body };
+      }),
+    );
+  if (route.method !== 'DELETE')
+    kinds.push(
+      fc.constant({ what: 'a body over the 1 MB limit', json: { ...route.valid(), pad: 'x'.repeat(1_100_000) } }),
+    );
+  return fc.oneof(...kinds);
+}
+
+describe('fuzz: malformed input on every route answers a 4xx JSON message and changes nothing', () => {
+  let env: E2eEnv;
+  let admin: string;
+  let customer: { id: string; token: string };
+  let product: { _id: string; sizes: string[]; colors: string[] };
+  let guestId: string;
+  let checkoutId: string;
+  let orderId: string;
+  let userId: string;
+
+  const call = (method: string, path: string, token?: string, json?: unknown) =>
+    api(env.baseUrl, method, path, { token, json });
+
+  beforeAll(async () => {
+    env = e2eEnv();
+    admin = (await call('POST', '/api/users/login', undefined, login(env, 'admin'))).body.token;
+    const registered = await call('POST', '/api/users/register', undefined, {
+      name: 'Fuzz Buyer',
+      email: uniqueEmail('fuzz'),
+      password: 'Fuzzing!2345',
+    });
+    customer = { id: registered.body.user._id, token: registered.body.token };
+    const other = await call('POST', '/api/users/register', undefined, {
+      name: 'Fuzz Target',
+      email: uniqueEmail('fuzz.target'),
+      password: 'Fuzzing!2345',
+    });
+    userId = other.body.user._id;
+    product = (await call('GET', '/api/products?limit=1')).body[0];
+    guestId = `guest_${Date.now()}fuzz`;
+    const line = { productId: product._id, quantity: 1, size: product.sizes[0], color: product.colors[0] };
+    expect((await call('POST', '/api/cart', undefined, { ...line, guestId })).status).toBe(201);
+    expect((await call('POST', '/api/cart', customer.token, line)).status).toBe(201);
+    const checkout = await call('POST', '/api/checkout', customer.token, {
+      checkoutItems: [line],
+      shippingAddress: address(),
+    });
+    checkoutId = checkout.body._id;
+    // A paid, finalized order for the admin order route.
+    const paid = await call('POST', '/api/checkout', customer.token, {
+      checkoutItems: [line],
+      shippingAddress: address(),
+    });
+    const fake = await fetch(`${env.paypalUrl}/__fake/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ value: paid.body.totalPrice.toFixed(2) }),
+    });
+    const paypalOrderId = ((await fake.json()) as { id: string }).id;
+    await call('PUT', `/api/checkout/${paid.body._id}/pay`, customer.token, { paymentDetails: { id: paypalOrderId } });
+    orderId = (await call('POST', `/api/checkout/${paid.body._id}/finalize`, customer.token)).body._id;
+    expect(orderId).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  const address = () => ({
+    firstName: 'Fuzz',
+    lastName: 'Buyer',
+    address: '1 Test Road',
+    city: 'Leeds',
+    postalCode: 'LS1 1AA',
+    country: 'United Kingdom',
+    phone: '0113 496 0000',
+  });
+  const userOf = async (id: string) =>
+    (await call('GET', '/api/admin/users', admin)).body.find((u: { _id: string }) => u._id === id);
+  const productState = async () => (await call('GET', `/api/admin/products/${product._id}`, admin)).body;
+  const cartOf = async (token?: string) =>
+    (await call('GET', token ? '/api/cart' : `/api/cart?guestId=${guestId}`, token)).body;
+  const adminUsers = async () => (await call('GET', '/api/admin/users', admin)).body.length;
+  const adminProducts = async () => (await call('GET', '/api/admin/products', admin)).body.length;
+
+  const routes = (): BodyRoute[] => {
+    const line = () => ({ productId: product._id, quantity: 1, size: product.sizes[0], color: product.colors[0] });
+    const productBody = () => ({
+      name: 'Fuzz Product',
+      description: 'Made by the fuzz suite.',
+      price: 19.99,
+      countInStock: 3,
+      sku: `FUZZ-${randomUUID().slice(0, 8)}`,
+      category: 'Accessories',
+      sizes: ['M'],
+      colors: ['Black'],
+      isPublished: false,
+    });
+    const productFields: Record<string, Kind> = {
+      name: 'text',
+      description: 'text',
+      price: 'number',
+      countInStock: 'quantity',
+      sku: 'text',
+      category: 'text',
+      sizes: 'list',
+      colors: 'list',
+      isPublished: 'flag',
+    };
+    return [
+      {
+        name: 'POST /api/users/register',
+        method: 'POST',
+        path: () => '/api/users/register',
+        valid: () => ({ name: 'Fuzz New', email: uniqueEmail('fuzz.new'), password: 'Fuzzing!2345' }),
+        fields: { name: 'text', email: 'text', password: 'text' },
+        required: ['name', 'email', 'password'],
+        state: adminUsers,
+      },
+      {
+        name: 'POST /api/users/login',
+        method: 'POST',
+        path: () => '/api/users/login',
+        valid: () => ({ email: 'nobody@example.com', password: 'Fuzzing!2345' }),
+        fields: { email: 'text', password: 'text' },
+        required: ['email', 'password'],
+        state: adminUsers,
+      },
+      {
+        name: 'POST /api/subscribe',
+        method: 'POST',
+        path: () => '/api/subscribe',
+        valid: () => ({ email: uniqueEmail('fuzz.news') }),
+        fields: { email: 'text' },
+        required: ['email'],
+        state: adminUsers,
+      },
+      {
+        name: 'POST /api/admin/users',
+        method: 'POST',
+        path: () => '/api/admin/users',
+        token: () => admin,
+        valid: () => ({
+          name: 'Fuzz Added',
+          email: uniqueEmail('fuzz.added'),
+          password: 'Fuzzing!2345',
+          role: 'customer',
+        }),
+        fields: { name: 'text', email: 'text', password: 'text', role: 'text' },
+        required: ['name', 'email', 'password'],
+        state: adminUsers,
+      },
+      {
+        name: 'PUT /api/admin/users/:id',
+        method: 'PUT',
+        path: () => `/api/admin/users/${userId}`,
+        token: () => admin,
+        valid: () => ({ name: 'Fuzz Target', role: 'customer' }),
+        fields: { name: 'text', email: 'text', role: 'text' },
+        required: [],
+        state: () => userOf(userId),
+      },
+      {
+        name: 'POST /api/admin/products',
+        method: 'POST',
+        path: () => '/api/admin/products',
+        token: () => admin,
+        valid: productBody,
+        fields: productFields,
+        required: ['name', 'description', 'price', 'category'],
+        state: adminProducts,
+      },
+      {
+        name: 'PUT /api/admin/products/:id',
+        method: 'PUT',
+        path: () => `/api/admin/products/${product._id}`,
+        token: () => admin,
+        valid: () => ({ price: 19.99, countInStock: 3 }),
+        fields: productFields,
+        required: [],
+        state: productState,
+      },
+      {
+        name: 'PUT /api/products/:id',
+        method: 'PUT',
+        path: () => `/api/products/${product._id}`,
+        token: () => admin,
+        valid: () => ({ name: 'Fuzz Renamed' }),
+        fields: productFields,
+        required: [],
+        state: productState,
+      },
+      {
+        name: 'POST /api/cart (guest)',
+        method: 'POST',
+        path: () => '/api/cart',
+        valid: () => ({ ...line(), guestId }),
+        fields: { productId: 'id', quantity: 'quantity', size: 'text', color: 'text', guestId: 'text' },
+        required: ['productId', 'quantity', 'guestId'],
+        state: () => cartOf(),
+      },
+      {
+        name: 'PUT /api/cart (user)',
+        method: 'PUT',
+        path: () => '/api/cart',
+        token: () => customer.token,
+        valid: () => ({ ...line(), quantity: 2 }),
+        fields: { productId: 'id', quantity: 'quantity', size: 'text', color: 'text', userId: 'id' },
+        required: ['productId', 'quantity'],
+        state: () => cartOf(customer.token),
+      },
+      {
+        name: 'DELETE /api/cart (guest)',
+        method: 'DELETE',
+        path: () => '/api/cart',
+        valid: () => ({ productId: product._id, size: product.sizes[0], color: product.colors[0], guestId }),
+        fields: { productId: 'id', size: 'text', color: 'text', guestId: 'text' },
+        required: ['productId', 'guestId'],
+        state: () => cartOf(),
+      },
+      {
+        name: 'POST /api/cart/merge',
+        method: 'POST',
+        path: () => '/api/cart/merge',
+        token: () => customer.token,
+        valid: () => ({ guestId: `guest_${Date.now()}nothing` }),
+        fields: { guestId: 'text' },
+        required: [],
+        state: () => cartOf(customer.token),
+      },
+      {
+        name: 'POST /api/checkout',
+        method: 'POST',
+        path: () => '/api/checkout',
+        token: () => customer.token,
+        valid: () => ({ checkoutItems: [line()], shippingAddress: address(), paymentMethod: 'PayPal', totalPrice: 1 }),
+        fields: { checkoutItems: 'list', shippingAddress: 'address', paymentMethod: 'text', totalPrice: 'number' },
+        required: ['checkoutItems', 'shippingAddress'],
+        state: productState,
+      },
+      {
+        name: 'PUT /api/checkout/:id/pay',
+        method: 'PUT',
+        path: () => `/api/checkout/${checkoutId}/pay`,
+        token: () => customer.token,
+        valid: () => ({ paymentStatus: 'paid', paymentDetails: { id: 'UNKNOWN0000000000' } }),
+        fields: { paymentStatus: 'text', paymentDetails: 'address' },
+        required: ['paymentDetails'],
+        state: async () => (await call('GET', `/api/checkout/${checkoutId}`, customer.token)).body,
+      },
+      {
+        name: 'PUT /api/admin/orders/:id',
+        method: 'PUT',
+        path: () => `/api/admin/orders/${orderId}`,
+        token: () => admin,
+        valid: () => ({ status: 'Processing' }),
+        fields: { status: 'text' },
+        required: ['status'],
+        state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
+      },
+    ];
+  };
+
+  /** A refusal as API.md says every error looks; the case is named in the failure. */
+  function expectRefusal(res: ApiResponse, what: string): void {
+    const refused =
+      res.status >= 400 &&
+      res.status < 500 &&
+      (res.headers.get('content-type') ?? '').includes('application/json') &&
+      typeof res.body?.message === 'string' &&
+      res.body.message.length > 0 &&
+      res.body.statusCode === res.status;
+    if (!refused) throw new Error(`${what} → ${res.status} ${res.text.slice(0, 200)}`);
+  }
+
+  it('every body route refuses every broken body', async () => {
+    for (const route of routes()) {
+      const before = await route.state();
+      await fc.assert(
+        fc.asyncProperty(cases(route), async (c) => {
+          const res = await api(env.baseUrl, route.method, route.path(), {
+            token: route.token?.(),
+            ...(c.raw !== undefined ? { raw: c.raw } : { json: c.json }),
+          });
+          expectRefusal(res, `${route.name} with ${c.what}`);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect({ route: route.name, state: await route.state() }).toEqual({ route: route.name, state: before });
+    }
+  });
+
+  it('every query route refuses or reduces malformed queries, never a 5xx', async () => {
+    const key = fc.constantFrom(
+      'category',
+      'gender',
+      'color',
+      'size',
+      'minPrice',
+      'maxPrice',
+      'sortBy',
+      'search',
+      'limit',
+      'collection',
+      'brand',
+      'material',
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom('-1', '1e400', 'NaN', 'Infinity', '0x10', '%', '%ZZ', '%ED%A0%80', '\u0000', 'x'.repeat(5000)),
+    );
+    const shape = fc.oneof(
+      fc.tuple(key, value).map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
+      fc.tuple(key, value, value).map(([k, a, b]) => `${k}=${encodeURIComponent(a)}&${k}=${encodeURIComponent(b)}`),
+      fc.tuple(key, fc.constantFrom('$ne', '$gt', '$regex', '0', '')).map(([k, op]) => `${k}[${op}]=x`),
+      fc.constantFrom('%', '%ZZ=1', 'a=%ED%A0%80', '&&&=', 'limit=1&limit[$gt]=0'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 3 }), async (parts) => {
+        const query = parts.join('&');
+        for (const path of ['/api/products', `/api/cart`]) {
+          const res = await api(
+            env.baseUrl,
+            'GET',
+            `${path}?${query}${path === '/api/cart' ? `&guestId=${guestId}` : ''}`,
+          );
+          if (res.status < 300) {
+            if (!Array.isArray(res.body) && typeof res.body !== 'object')
+              throw new Error(`GET ${path}?${query} → ${res.status} not JSON`);
+            continue;
+          }
+          expectRefusal(res, `GET ${path}?${query}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
+    );
+    for (const id of ['x', '0', '%00', 'aaaaaaaaaaaaaaaaaaaaaaaa', '%ED%A0%80', "1' OR 1=1", 'a'.repeat(5000)]) {
+      for (const path of ['/api/products/', '/api/products/similar/', '/api/orders/', '/api/checkout/']) {
+        const res = await api(env.baseUrl, 'GET', `${path}${id}`, { token: customer.token });
+        expectRefusal(res, `GET ${path}${id}`);
+      }
+    }
+  });
+});
