@@ -15,6 +15,24 @@ const GENERIC_MESSAGES: Record<number, string> = {
   503: 'Service unavailable',
 };
 
+export const DEPENDENCY_UNAVAILABLE = 'The shop is temporarily unavailable, please try again';
+
+/**
+ * The database or Redis cannot be reached or does not answer: the request may succeed on a retry, so it is a
+ * 503, never a 500. Matched by name and message, so this package needs neither driver's classes.
+ */
+function isDependencyUnavailable(err: { name?: unknown; message?: unknown }): boolean {
+  const name = typeof err.name === 'string' ? err.name : '';
+  const message = typeof err.message === 'string' ? err.message : '';
+  return (
+    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|PoolCleared|TopologyClosed|NotConnected)Error$/.test(name) ||
+    /buffering timed out|Connection is closed|Command timed out|Stream isn't writeable|Reached the max retries/.test(
+      message,
+    ) ||
+    name === 'MaxRetriesPerRequestError'
+  );
+}
+
 /** Errors thrown by body-parser carry `status`/`type` rather than being HttpExceptions. */
 interface ParserError {
   status?: number;
@@ -58,6 +76,8 @@ export function toApiError(exception: unknown): ApiError {
   if (exception && typeof exception === 'object') {
     const parsed = fromParserError(exception as ParserError);
     if (parsed) return parsed;
+    if (isDependencyUnavailable(exception as Error))
+      return { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DEPENDENCY_UNAVAILABLE };
     // An error that crossed RabbitMQ as { statusCode, message }.
     const rpc = exception as { statusCode?: unknown; message?: unknown };
     if (

@@ -67,6 +67,11 @@ export class EventBus {
     return this.options.exchange;
   }
 
+  /** True while the broker connection is up (a hung broker is noticed by missed heartbeats). */
+  isConnected(): boolean {
+    return !this.closed && (this.manager?.isConnected() ?? false);
+  }
+
   /** Connects and declares the exchange. Rejects after connectTimeoutMs without a broker. */
   start(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('EventBus: closed'));

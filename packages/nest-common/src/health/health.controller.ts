@@ -2,8 +2,7 @@ import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/co
 import { InjectConnection } from '@nestjs/mongoose';
 import type Redis from 'ioredis';
 import type { Connection } from 'mongoose';
-import { connect } from 'node:net';
-import { ServiceConfig } from '../config/service-config';
+import { EventBus } from '../events/event-bus';
 import { REDIS } from '../redis/redis.provider';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -13,24 +12,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]);
 }
 
-function tcpReachable(url: string): Promise<void> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port || 5672) }, () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.on('error', reject);
-  });
-}
-
 /** /health: the process is up. /ready: its MongoDB, Redis and RabbitMQ answer. Not proxied publicly. */
 @Controller()
 export class HealthController {
   constructor(
     @InjectConnection() private readonly mongo: Connection,
     @Inject(REDIS) private readonly redis: Redis,
-    private readonly config: ServiceConfig,
+    private readonly bus: EventBus,
   ) {}
 
   @Get('health')
@@ -46,7 +34,10 @@ export class HealthController {
         await this.mongo.db.admin().ping();
       },
       redis: () => this.redis.ping(),
-      rabbitmq: () => tcpReachable(this.config.RABBITMQ_URL),
+      // The bus's own connection, not a fresh TCP connect: a hung broker still accepts connections.
+      rabbitmq: async () => {
+        if (!this.bus.isConnected()) throw new Error('not connected');
+      },
     };
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {

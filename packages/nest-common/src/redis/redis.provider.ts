@@ -4,14 +4,20 @@ import { ServiceConfig } from '../config/service-config';
 
 export const REDIS = Symbol('REDIS');
 
+/** The longest one Redis command may take: every command of ours is a single-key operation of microseconds. */
+export const REDIS_COMMAND_TIMEOUT_MS = 2000;
+
 /**
  * Fails fast instead of retrying a command for seconds while Redis is away (PITFALLS §4.1): a command
- * waits for at most one reconnect attempt, and reconnects are tried every 50–500 ms.
+ * waits for at most one reconnect attempt, reconnects are tried every 50–500 ms, and a command a hung
+ * Redis never answers fails after REDIS_COMMAND_TIMEOUT_MS (the caller answers 503, well before the
+ * gateway gives up).
  */
 export function createRedis(url: string, logger = new Logger('Redis')): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 50, 500),
   });
   redis.on('error', (err) => logger.warn(`Redis error: ${err.message}`));
