@@ -6,7 +6,7 @@ const path = require('node:path');
 const dirs = ['packages', 'services'].flatMap((group) =>
   fs.readdirSync(path.join(__dirname, group)).map((name) => path.join(group, name)),
 );
-const projects = [...dirs, 'gateway', 'scripts/checks', 'e2e']
+const projects = [...dirs, 'gateway', 'web', 'scripts/checks', 'e2e']
   .filter((dir) => fs.existsSync(path.join(__dirname, dir, 'jest.config.js')))
   .map((dir) => `<rootDir>/${dir}`);
 

@@ -1,12 +1,25 @@
-// Placeholder build: copies web/public to web/dist (Node builtins only). The React app (Vite) replaces it.
-import fs from 'node:fs';
+// Builds the SPA into web/dist: type-check (tsc -p web/tsconfig.json, sources and tests) then `vite build`.
+// scripts/lib/build.mjs runs it (npm run build -w web) when a web source, the contracts or the lockfile changed.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const src = path.join(here, 'public');
-const dist = path.join(here, 'dist');
+const root = path.join(here, '..');
 
-fs.rmSync(dist, { recursive: true, force: true });
-fs.cpSync(src, dist, { recursive: true });
-console.log(`web: copied ${path.relative(process.cwd(), src) || src} to ${path.relative(process.cwd(), dist) || dist}`);
+const started = Date.now();
+const tsc = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(here, 'tsconfig.json'), '--noEmit'],
+  { stdio: 'inherit', cwd: root },
+);
+if (tsc.status !== 0) {
+  console.error('web: the type check failed (tsc -p web/tsconfig.json)');
+  process.exit(tsc.status ?? 1);
+}
+
+const { build } = await import('vite');
+await build({ configFile: path.join(here, 'vite.config.mts'), logLevel: process.env.WEB_BUILD_LOG ?? 'warn' });
+console.log(
+  `web: built ${path.relative(process.cwd(), path.join(here, 'dist')) || 'dist'} in ${Date.now() - started} ms`,
+);

@@ -51,20 +51,27 @@ export async function buildTypeScript() {
   });
 }
 
-/** True when web/dist/index.html is missing or older than any source the web build reads. */
+/**
+ * True when web/dist/index.html is missing or older than any source the web build reads: web/ (sources, tests
+ * — the build type-checks them —, configs), the contracts, and the lockfile (a dependency changed).
+ */
 export function webNeedsBuild() {
   const built = mtimeMs(path.join(WEB, 'dist/index.html'));
   if (!built) return true;
   const sources = Math.max(
     newestMtime(WEB, ['node_modules', 'dist']),
     newestMtime(path.join(ROOT, 'packages/contracts/src')),
+    mtimeMs(path.join(ROOT, 'package-lock.json')),
   );
   return sources > built;
 }
 
 export async function buildWeb({ force = false } = {}) {
   if (!force && !webNeedsBuild()) return false;
-  await run('npm', ['run', '--silent', 'build', '-w', 'web'], { what: 'npm run build -w web' });
+  // web/build.mjs: tsc -p web/tsconfig.json --noEmit, then vite build into web/dist
+  await run('npm', ['run', '--silent', 'build', '-w', 'web'], {
+    what: 'npm run build -w web (type check + vite build)',
+  });
   return true;
 }
 

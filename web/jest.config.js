@@ -1,0 +1,14 @@
+// The web app's tests: jsdom + React Testing Library, TypeScript/TSX through the shared SWC preset.
+const path = require('node:path');
+
+module.exports = require('../jest.preset')(__dirname, {
+  testEnvironment: 'jsdom',
+  setupFiles: [],
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
+  moduleNameMapper: {
+    '^@/(.*)$': '<rootDir>/src/$1',
+    '^@shop/contracts$': path.join(__dirname, '../packages/contracts/src/index.ts'),
+    '\\.(css|svg|png)$': '<rootDir>/src/test/file-stub.ts',
+  },
+});

@@ -1,0 +1,136 @@
+import { useCallback, useState } from 'react';
+import { Link, NavLink } from 'react-router-dom';
+import { useAppSelector } from '@/app/hooks';
+import { Drawer } from '@/components/Drawer';
+import { IconBag, IconMenu, IconUser } from '@/components/icons';
+import { CartDrawer } from '@/features/cart/CartDrawer';
+import { selectCartCount } from '@/features/cart/cartSlice';
+import { SHOP_LINKS, STORE_NAME } from '@/lib/shop';
+import { SearchBar } from './SearchBar';
+import { Topbar } from './Topbar';
+
+export function StoreName({ className = '' }: { className?: string }) {
+  return (
+    <span className={`font-extrabold tracking-tight ${className}`} data-testid="store-name">
+      Gridiron <span className="text-accent">Store</span>
+    </span>
+  );
+}
+
+/** SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu. */
+export function Header() {
+  const user = useAppSelector((s) => s.auth.user);
+  const count = useAppSelector(selectCartCount);
+  const [cartOpen, setCartOpen] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeCart = useCallback(() => setCartOpen(false), []);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const isAdmin = user?.role === 'admin';
+
+  return (
+    <header className="border-b border-gray-200 bg-white">
+      <Topbar />
+      <nav aria-label="Main" className="relative mx-auto flex h-16 max-w-7xl items-center justify-between px-4">
+        <Link to="/" className="text-2xl" aria-label={`${STORE_NAME} home`}>
+          <StoreName />
+        </Link>
+        <ul className="hidden items-center gap-6 md:flex">
+          {SHOP_LINKS.map((link) => (
+            <li key={link.label}>
+              <NavLink
+                to={link.to}
+                className="text-sm font-semibold tracking-wide text-gray-700 uppercase hover:text-black"
+              >
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="flex items-center gap-1 sm:gap-2">
+          {isAdmin && (
+            <Link
+              to="/admin"
+              className="mr-1 hidden rounded bg-black px-2 py-1 text-sm font-semibold text-white sm:block"
+            >
+              Admin
+            </Link>
+          )}
+          <Link
+            to={user ? '/profile' : '/login'}
+            className="rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
+            aria-label={user ? `My profile (${user.name})` : 'Log in'}
+          >
+            <IconUser className="h-6 w-6" />
+          </Link>
+          <button
+            type="button"
+            onClick={() => setCartOpen(true)}
+            className="relative rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
+            aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
+            aria-haspopup="dialog"
+            data-testid="cart-button"
+          >
+            <IconBag className="h-6 w-6" />
+            {count > 0 && (
+              <span
+                className="bg-accent absolute -top-0.5 -right-0.5 min-w-5 rounded-full px-1 text-center text-xs leading-5 font-bold text-white"
+                data-testid="cart-badge"
+                aria-hidden="true"
+              >
+                {count > 99 ? '99+' : count}
+              </span>
+            )}
+          </button>
+          <SearchBar />
+          <button
+            type="button"
+            onClick={() => setMenuOpen(true)}
+            className="rounded p-2 text-gray-700 hover:bg-gray-100 md:hidden"
+            aria-label="Open menu"
+            aria-haspopup="dialog"
+          >
+            <IconMenu className="h-6 w-6" />
+          </button>
+        </div>
+      </nav>
+      <CartDrawer open={cartOpen} onClose={closeCart} />
+      <Drawer open={menuOpen} onClose={closeMenu} title="Menu" side="left">
+        <nav aria-label="Mobile">
+          <ul className="space-y-1 p-4">
+            {SHOP_LINKS.map((link) => (
+              <li key={link.label}>
+                <Link
+                  to={link.to}
+                  onClick={closeMenu}
+                  className="block rounded px-3 py-3 text-lg font-medium hover:bg-gray-100"
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+            <li>
+              <Link
+                to={user ? '/profile' : '/login'}
+                onClick={closeMenu}
+                className="block rounded px-3 py-3 text-lg font-medium hover:bg-gray-100"
+              >
+                {user ? 'My profile' : 'Log in'}
+              </Link>
+            </li>
+            {isAdmin && (
+              <li>
+                <Link
+                  to="/admin"
+                  onClick={closeMenu}
+                  className="block rounded px-3 py-3 text-lg font-medium hover:bg-gray-100"
+                >
+                  Admin
+                </Link>
+              </li>
+            )}
+          </ul>
+        </nav>
+      </Drawer>
+    </header>
+  );
+}

@@ -1,0 +1,21 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
+import { notify } from '@/lib/notify';
+import type { RootState } from '@/app/store';
+import { fetchCart, mergeCart } from '@/features/cart/cartSlice';
+
+/**
+ * After a login or registration (SPEC §4): a non-empty guest cart is merged into the user's cart — once, from
+ * the submit that signed in — otherwise the user's own cart is fetched. A failed merge says so and goes on.
+ */
+export function syncCartAfterSignIn(): ThunkAction<Promise<void>, RootState, unknown, UnknownAction> {
+  return async (dispatch, getState) => {
+    const { auth, cart } = getState();
+    if (!auth.user) return;
+    if (cart.cart.products.length > 0 && auth.guestId) {
+      const result = await dispatch(mergeCart({ guestId: auth.guestId }));
+      if (mergeCart.rejected.match(result)) notify.error(result.payload ?? 'Failed to merge cart');
+      return;
+    }
+    await dispatch(fetchCart({ userId: auth.user._id, guestId: auth.guestId }));
+  };
+}

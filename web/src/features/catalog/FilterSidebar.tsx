@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import { BRANDS, CATEGORIES, FILTER_COLORS, FILTER_GENDERS, MATERIALS, PRICE_FILTER_MAX, SIZES } from '@shop/contracts';
+import { formatPrice } from '@/lib/money';
+import { swatch } from '@/lib/colors';
+import { DEFAULT_FILTERS, toggleValue, type Filters, type MultiFilter } from './filters';
+
+interface FilterSidebarProps {
+  filters: Filters;
+  /** A new set of filters; `replace` for in-between values (the price slider while it moves). */
+  onChange: (next: Filters, options?: { replace?: boolean }) => void;
+}
+
+function Radios({
+  name,
+  legend,
+  options,
+  value,
+  onPick,
+}: {
+  name: string;
+  legend: string;
+  options: readonly string[];
+  value: string;
+  onPick: (value: string) => void;
+}) {
+  return (
+    <fieldset className="mb-6">
+      <legend className="mb-2 font-medium text-gray-800">{legend}</legend>
+      {['', ...options].map((option) => (
+        <label key={option || 'all'} className="mb-1 flex items-center gap-2 text-gray-700">
+          <input
+            type="radio"
+            name={name}
+            value={option}
+            checked={value === option}
+            onChange={() => onPick(option)}
+            className="h-4 w-4 accent-black"
+          />
+          {option || 'All'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function Checkboxes({
+  legend,
+  options,
+  values,
+  onToggle,
+}: {
+  legend: string;
+  options: readonly string[];
+  values: string[];
+  onToggle: (value: string) => void;
+}) {
+  return (
+    <fieldset className="mb-6">
+      <legend className="mb-2 font-medium text-gray-800">{legend}</legend>
+      {options.map((option) => (
+        <label key={option} className="mb-1 flex items-center gap-2 text-gray-700">
+          <input
+            type="checkbox"
+            value={option}
+            checked={values.includes(option)}
+            onChange={() => onToggle(option)}
+            className="h-4 w-4 accent-black"
+          />
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The filters of SPEC §2 and §9: category, gender, colour swatches, size, material, brand, price (max only). */
+export function FilterSidebar({ filters, onChange }: FilterSidebarProps) {
+  const [maxPrice, setMaxPrice] = useState(filters.maxPrice);
+  useEffect(() => {
+    setMaxPrice(filters.maxPrice);
+  }, [filters.maxPrice]);
+
+  const set = <K extends keyof Filters>(key: K, value: Filters[K], replace = false) =>
+    onChange({ ...filters, [key]: value }, { replace });
+  const toggle = (key: MultiFilter, value: string) => set(key, toggleValue(filters[key], value));
+
+  return (
+    <div className="p-4" data-testid="filters">
+      <div className="mb-6 flex items-center justify-between">
+        <h2 className="text-xl font-semibold">Filter</h2>
+        <button
+          type="button"
+          onClick={() => onChange({ ...DEFAULT_FILTERS, sortBy: filters.sortBy, search: filters.search })}
+          className="text-sm text-gray-600 underline hover:text-black"
+        >
+          Clear all
+        </button>
+      </div>
+      <Radios
+        name="category"
+        legend="Category"
+        options={CATEGORIES}
+        value={filters.category}
+        onPick={(v) => set('category', v)}
+      />
+      <Radios
+        name="gender"
+        legend="Gender"
+        options={FILTER_GENDERS}
+        value={filters.gender}
+        onPick={(v) => set('gender', v)}
+      />
+      <fieldset className="mb-6">
+        <legend className="mb-2 font-medium text-gray-800">Color</legend>
+        <div className="flex flex-wrap gap-2">
+          {FILTER_COLORS.map((color) => (
+            <button
+              key={color}
+              type="button"
+              onClick={() => set('color', filters.color === color ? '' : color)}
+              aria-pressed={filters.color === color}
+              aria-label={color}
+              title={color}
+              className={`h-8 w-8 rounded-full border border-gray-300 transition hover:scale-110 ${filters.color === color ? 'ring-2 ring-black ring-offset-2' : ''}`}
+              style={{ backgroundColor: swatch(color) }}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <Checkboxes legend="Size" options={SIZES} values={filters.size} onToggle={(v) => toggle('size', v)} />
+      <Checkboxes
+        legend="Material"
+        options={MATERIALS}
+        values={filters.material}
+        onToggle={(v) => toggle('material', v)}
+      />
+      <Checkboxes legend="Brand" options={BRANDS} values={filters.brand} onToggle={(v) => toggle('brand', v)} />
+      <div className="mb-8">
+        <label htmlFor="price-range" className="mb-2 block font-medium text-gray-800">
+          Price Range
+        </label>
+        <input
+          id="price-range"
+          type="range"
+          min={0}
+          max={PRICE_FILTER_MAX}
+          step={5}
+          value={maxPrice}
+          aria-valuetext={`Up to ${formatPrice(maxPrice)}`}
+          onChange={(e) => {
+            const value = Number(e.target.value);
+            setMaxPrice(value);
+            set('maxPrice', value, true);
+          }}
+          className="h-2 w-full cursor-pointer accent-black"
+        />
+        <div className="mt-2 flex justify-between text-sm text-gray-600">
+          <span>{formatPrice(filters.minPrice)}</span>
+          <span>{formatPrice(maxPrice)}</span>
+        </div>
+      </div>
+    </div>
+  );
+}

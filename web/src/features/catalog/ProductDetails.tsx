@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import { notify } from '@/lib/notify';
+import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { Price } from '@/components/Price';
+import { addToCart } from '@/features/cart/cartSlice';
+import { CART_TOAST } from '@/features/cart/CartContents';
+import { swatch } from '@/lib/colors';
+import { HIGH_PRIORITY } from '@/lib/html';
+
+export const PICK_SIZE_AND_COLOR = 'Please select a size and color before adding to cart.';
+export const ADDED_TO_CART = 'Product added to cart!';
+
+interface ProductDetailsProps {
+  product: ProductJson;
+  /** h1 on the product page, h2 where it is a section (Best Seller on the home page). */
+  headingLevel?: 1 | 2;
+  /** The first image is the page's main picture (load it at once) or below the fold (lazily). */
+  eagerImage?: boolean;
+}
+
+/** Gallery, colour and size pickers, quantity, Add to cart, and the brand and material table (SPEC §2). */
+export function ProductDetails({ product, headingLevel = 1, eagerImage = true }: ProductDetailsProps) {
+  const dispatch = useAppDispatch();
+  const { user, guestId } = useAppSelector((s) => s.auth);
+  const [imageIndex, setImageIndex] = useState(0);
+  const [size, setSize] = useState('');
+  const [color, setColor] = useState('');
+  const [quantity, setQuantity] = useState(1);
+  const [adding, setAdding] = useState(false);
+
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
+  const image = product.images[imageIndex] ?? product.images[0];
+  const maxQuantity = Math.max(1, Math.min(product.countInStock, MAX_CART_LINE_QUANTITY));
+  const soldOut = product.countInStock <= 0;
+  const idPrefix = `p-${product._id}`;
+
+  const add = async () => {
+    if (!size || !color) {
+      notify.error(PICK_SIZE_AND_COLOR, CART_TOAST);
+      return;
+    }
+    setAdding(true);
+    const result = await dispatch(
+      addToCart({ productId: product._id, quantity, size, color, guestId, userId: user?._id }),
+    );
+    setAdding(false);
+    if (addToCart.fulfilled.match(result)) notify.success(ADDED_TO_CART, CART_TOAST);
+    else notify.error(result.payload ?? 'Failed to add to cart', CART_TOAST);
+  };
+
+  return (
+    <div className="grid gap-8 md:grid-cols-2" data-testid="product-details">
+      <div className="flex flex-col-reverse gap-4 md:flex-row">
+        {product.images.length > 1 && (
+          <ul className="flex gap-3 md:flex-col" aria-label="Product images">
+            {product.images.map((img, i) => (
+              <li key={img.url}>
+                <button
+                  type="button"
+                  onClick={() => setImageIndex(i)}
+                  aria-label={`Show image ${i + 1} of ${product.images.length}`}
+                  aria-pressed={i === imageIndex}
+                  className={`block overflow-hidden rounded-lg border-2 ${i === imageIndex ? 'border-black' : 'border-transparent'}`}
+                >
+                  <img
+                    src={img.url}
+                    alt=""
+                    width={80}
+                    height={100}
+                    loading="lazy"
+                    className="h-20 w-16 bg-gray-100 object-cover md:h-24 md:w-20"
+                  />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="aspect-[4/5] flex-1 overflow-hidden rounded-lg bg-gray-100">
+          {image && (
+            <img
+              src={image.url}
+              alt={image.altText || product.name}
+              width={600}
+              height={750}
+              loading={eagerImage ? 'eager' : 'lazy'}
+              {...(eagerImage ? HIGH_PRIORITY : {})}
+              className="h-full w-full object-cover"
+            />
+          )}
+        </div>
+      </div>
+
+      <div>
+        <Heading className="mb-2 text-2xl font-semibold md:text-3xl">{product.name}</Heading>
+        <p className="mb-4 text-xl font-semibold" data-testid="product-price">
+          <Price value={product.price} original={product.originalPrice} />
+        </p>
+        <p className="mb-6 text-gray-700">{product.description}</p>
+
+        <fieldset className="mb-5">
+          <legend className="mb-2 text-sm font-medium text-gray-800">
+            Color{color && <span className="font-normal text-gray-600">: {color}</span>}
+          </legend>
+          <div className="flex flex-wrap gap-2">
+            {product.colors.map((c) => (
+              <button
+                key={c}
+                type="button"
+                onClick={() => setColor(c)}
+                aria-pressed={color === c}
+                aria-label={c}
+                title={c}
+                className={`h-9 w-9 rounded-full border-2 ${color === c ? 'ring-2 ring-black ring-offset-2' : ''} border-gray-300`}
+                style={{ backgroundColor: swatch(c) }}
+              />
+            ))}
+          </div>
+        </fieldset>
+
+        <fieldset className="mb-5">
+          <legend className="mb-2 text-sm font-medium text-gray-800">Size</legend>
+          <div className="flex flex-wrap gap-2">
+            {product.sizes.map((s) => (
+              <button
+                key={s}
+                type="button"
+                onClick={() => setSize(s)}
+                aria-pressed={size === s}
+                className={`min-w-12 rounded border px-4 py-2 text-sm ${size === s ? 'border-black bg-black text-white' : 'border-gray-300 hover:border-gray-500'}`}
+              >
+                {s}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+
+        <div className="mb-6">
+          <span id={`${idPrefix}-qty`} className="mb-2 block text-sm font-medium text-gray-800">
+            Quantity
+          </span>
+          <div
+            className="inline-flex items-center rounded border border-gray-300"
+            role="group"
+            aria-labelledby={`${idPrefix}-qty`}
+          >
+            <button
+              type="button"
+              onClick={() => setQuantity((q) => Math.max(1, q - 1))}
+              disabled={quantity <= 1}
+              aria-label="Decrease quantity"
+              className="px-4 py-2 text-lg disabled:text-gray-300"
+            >
+              −
+            </button>
+            <output className="min-w-10 text-center" aria-live="polite" data-testid="quantity">
+              {quantity}
+            </output>
+            <button
+              type="button"
+              onClick={() => setQuantity((q) => Math.min(maxQuantity, q + 1))}
+              disabled={quantity >= maxQuantity}
+              aria-label="Increase quantity"
+              className="px-4 py-2 text-lg disabled:text-gray-300"
+            >
+              +
+            </button>
+          </div>
+          {!soldOut && product.countInStock <= 5 && (
+            <p className="mt-2 text-sm text-amber-700">Only {product.countInStock} left in stock</p>
+          )}
+        </div>
+
+        <button
+          type="button"
+          onClick={add}
+          disabled={adding || soldOut}
+          className="mb-8 w-full rounded-lg bg-black px-6 py-3 font-semibold tracking-wide text-white uppercase hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
+        >
+          {soldOut ? 'Out of stock' : adding ? 'Adding...' : 'Add to cart'}
+        </button>
+
+        <h3 className="mb-2 text-lg font-semibold">Characteristics</h3>
+        <table className="w-full text-left text-sm text-gray-700">
+          <tbody>
+            <tr className="border-b border-gray-200">
+              <th scope="row" className="py-2 pr-4 font-medium">
+                Brand
+              </th>
+              <td className="py-2">{product.brand}</td>
+            </tr>
+            <tr className="border-b border-gray-200">
+              <th scope="row" className="py-2 pr-4 font-medium">
+                Material
+              </th>
+              <td className="py-2">{product.material}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

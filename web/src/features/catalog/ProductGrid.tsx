@@ -1,0 +1,59 @@
+import { Link } from 'react-router-dom';
+import type { ProductJson } from '@shop/contracts';
+import { Price } from '@/components/Price';
+
+export function ProductCard({ product, eager = false }: { product: ProductJson; eager?: boolean }) {
+  const image = product.images[0];
+  return (
+    <Link
+      to={`/product/${product._id}`}
+      className="group block rounded-lg focus-visible:outline-offset-4"
+      data-testid="product-card"
+    >
+      <div className="mb-3 aspect-[4/5] overflow-hidden rounded-lg bg-gray-100">
+        {image && (
+          <img
+            src={image.url}
+            alt={image.altText || product.name}
+            width={400}
+            height={500}
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+          />
+        )}
+      </div>
+      <h3 className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</h3>
+      <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />
+    </Link>
+  );
+}
+
+interface ProductGridProps {
+  products: ProductJson[];
+  loading?: boolean;
+  error?: string | null;
+  /** How many of the first cards load at once (above the fold). */
+  eager?: number;
+  className?: string;
+}
+
+/** A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". */
+export function ProductGrid({ products, loading, error, eager = 4, className = '' }: ProductGridProps) {
+  if (loading && !products.length) return <p className="py-8 text-center text-gray-600">Loading...</p>;
+  if (error) return <p className="py-8 text-center text-red-700">Error: {error}</p>;
+  if (!products.length) return <p className="py-8 text-center text-gray-600">No Products found.</p>;
+  return (
+    <ul
+      className={`grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4 ${loading ? 'opacity-60' : ''} ${className}`}
+      aria-busy={loading || undefined}
+      data-testid="product-grid"
+    >
+      {products.map((product, i) => (
+        <li key={product._id}>
+          <ProductCard product={product} eager={i < eager} />
+        </li>
+      ))}
+    </ul>
+  );
+}

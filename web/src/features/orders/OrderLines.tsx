@@ -1,0 +1,77 @@
+import type { OrderLineJson } from '@shop/contracts';
+import { Price } from '@/components/Price';
+
+/** The items of an order: image, name, size/colour, unit price, quantity, line total. */
+export function OrderLines({ lines }: { lines: OrderLineJson[] }) {
+  return (
+    <>
+      {/* phones: one card per line; wider screens: the table */}
+      <ul className="divide-y divide-gray-200 border-y border-gray-200 sm:hidden">
+        {lines.map((line) => (
+          <li key={`${line.productId}|${line.size}|${line.color}`} className="flex gap-3 py-3 text-sm">
+            <img
+              src={line.image}
+              alt=""
+              width={56}
+              height={56}
+              className="h-14 w-14 rounded bg-gray-100 object-cover"
+            />
+            <div className="min-w-0 flex-1">
+              <p className="font-medium text-gray-900">{line.name}</p>
+              <p className="text-gray-600">
+                {[line.size, line.color].filter(Boolean).join(' | ')} · {line.quantity} × <Price value={line.price} />
+              </p>
+            </div>
+            <Price value={line.price * line.quantity} className="font-semibold whitespace-nowrap" />
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block">
+        <table className="min-w-full text-left text-sm text-gray-700">
+          <thead className="bg-gray-100 text-xs text-gray-800 uppercase">
+            <tr>
+              <th scope="col" className="px-4 py-2">
+                Item
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Unit Price
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Quantity
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => (
+              <tr key={`${line.productId}|${line.size}|${line.color}`} className="border-b border-gray-200">
+                <td className="flex items-center gap-3 px-4 py-3">
+                  <img
+                    src={line.image}
+                    alt=""
+                    width={48}
+                    height={48}
+                    className="h-12 w-12 rounded bg-gray-100 object-cover"
+                  />
+                  <span>
+                    <span className="block font-medium text-gray-900">{line.name}</span>
+                    <span className="text-gray-600">{[line.size, line.color].filter(Boolean).join(' | ')}</span>
+                  </span>
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap">
+                  <Price value={line.price} />
+                </td>
+                <td className="px-4 py-3">{line.quantity}</td>
+                <td className="px-4 py-3 whitespace-nowrap">
+                  <Price value={line.price * line.quantity} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

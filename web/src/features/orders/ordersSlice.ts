@@ -1,0 +1,81 @@
+import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import type { OrderJson } from '@shop/contracts';
+import { api, errorMessage } from '@/api/client';
+import { logout } from '@/features/auth/authSlice';
+import { remote, type Remote } from '@/lib/remote';
+
+export interface OrdersState {
+  mine: Remote<OrderJson[]>;
+  details: Remote<OrderJson | null>;
+}
+
+export const initialOrdersState = (): OrdersState => ({
+  mine: remote<OrderJson[]>([]),
+  details: remote<OrderJson | null>(null),
+});
+
+export const fetchUserOrders = createAsyncThunk<OrderJson[], void, { rejectValue: string }>(
+  'orders/fetchMine',
+  async (_, { rejectWithValue }) => {
+    try {
+      return (await api.get<OrderJson[]>('/api/orders/my-orders')).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+export const fetchOrderDetails = createAsyncThunk<OrderJson, string, { rejectValue: string }>(
+  'orders/fetchDetails',
+  async (id, { rejectWithValue }) => {
+    try {
+      return (await api.get<OrderJson>(`/api/orders/${encodeURIComponent(id)}`)).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+const ordersSlice = createSlice({
+  name: 'orders',
+  initialState: initialOrdersState,
+  reducers: {},
+  extraReducers: (builder) => {
+    builder
+      .addCase(logout, () => initialOrdersState())
+      .addCase(fetchUserOrders.pending, (state, action) => {
+        state.mine.status = 'loading';
+        state.mine.error = null;
+        state.mine.requestId = action.meta.requestId;
+      })
+      .addCase(fetchUserOrders.fulfilled, (state, action) => {
+        if (state.mine.requestId !== action.meta.requestId) return;
+        state.mine.status = 'succeeded';
+        state.mine.data = action.payload;
+      })
+      .addCase(fetchUserOrders.rejected, (state, action) => {
+        if (state.mine.requestId !== action.meta.requestId) return;
+        state.mine.status = 'failed';
+        state.mine.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      })
+      .addCase(fetchOrderDetails.pending, (state, action) => {
+        state.details.status = 'loading';
+        state.details.error = null;
+        state.details.requestId = action.meta.requestId;
+        if (state.details.data?._id !== action.meta.arg) state.details.data = null;
+      })
+      .addCase(fetchOrderDetails.fulfilled, (state, action) => {
+        if (state.details.requestId !== action.meta.requestId) return;
+        state.details.status = 'succeeded';
+        state.details.data = action.payload;
+      })
+      .addCase(fetchOrderDetails.rejected, (state, action) => {
+        if (state.details.requestId !== action.meta.requestId) return;
+        state.details.status = 'failed';
+        state.details.data = null;
+        state.details.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      });
+  },
+});
+
+export const ordersReducer = ordersSlice.reducer;

@@ -1,0 +1,8 @@
+import { CURRENCY } from '@shop/contracts';
+
+/** The one formatter of money in the shop (SPEC §9: GBP everywhere a shopper sees a price). */
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: CURRENCY });
+
+export function formatPrice(pounds: number): string {
+  return gbp.format(pounds);
+}

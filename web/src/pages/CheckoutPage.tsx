@@ -1,0 +1,266 @@
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS, type ShippingAddress } from '@shop/contracts';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { Price } from '@/components/Price';
+import {
+  createCheckout,
+  fetchShopConfig,
+  finalizeCheckout,
+  payCheckout,
+  resetCheckout,
+} from '@/features/checkout/checkoutSlice';
+import { PAYMENT_FAILED, payWithFakePayPal } from '@/features/checkout/pay';
+import { usePageMeta } from '@/lib/usePageMeta';
+
+const PayPalPayment = lazy(() => import('@/features/checkout/PayPalPayment'));
+
+const EMPTY_ADDRESS = Object.fromEntries(SHIPPING_ADDRESS_FIELDS.map((f) => [f, ''])) as ShippingAddress;
+const AUTOCOMPLETE: Record<keyof ShippingAddress, string> = {
+  firstName: 'given-name',
+  lastName: 'family-name',
+  address: 'street-address',
+  city: 'address-level2',
+  postalCode: 'postal-code',
+  country: 'country-name',
+  phone: 'tel',
+};
+
+/** SPEC §4: the address form creates the checkout; then the payment for the server's total; then the order. */
+export default function CheckoutPage() {
+  usePageMeta('Checkout');
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const user = useAppSelector((s) => s.auth.user);
+  const cart = useAppSelector((s) => s.cart.cart);
+  const { checkout, config, creating, error } = useAppSelector((s) => s.checkout);
+  const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
+  const [paying, setPaying] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+
+  useEffect(() => {
+    dispatch(resetCheckout());
+    void dispatch(fetchShopConfig());
+  }, [dispatch]);
+
+  // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order)
+  if (!cart.products.length && !checkout && !paying) return <Navigate to="/" replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    await dispatch(
+      createCheckout({
+        checkoutItems: cart.products,
+        shippingAddress: address,
+        paymentMethod: 'Paypal',
+        totalPrice: cart.totalPrice,
+      }),
+    );
+  };
+
+  const paid = async (paymentDetails: { id: string } & Record<string, unknown>) => {
+    if (!checkout) return;
+    const pay = await dispatch(payCheckout({ id: checkout._id, paymentDetails }));
+    if (payCheckout.rejected.match(pay)) {
+      console.error('payment not accepted', pay.payload);
+      setPayError(pay.payload ?? PAYMENT_FAILED);
+      setPaying(false);
+      return;
+    }
+    const order = await dispatch(finalizeCheckout(checkout._id));
+    if (finalizeCheckout.rejected.match(order)) {
+      console.error('finalize failed', order.payload);
+      setPayError(order.payload ?? 'Your payment was taken but the order is not placed yet. Please try again.');
+      setPaying(false);
+      return;
+    }
+    navigate('/order-confirmation');
+  };
+
+  const failed = (reason: unknown) => {
+    console.error('PayPal payment failed', reason);
+    setPayError(PAYMENT_FAILED);
+    setPaying(false);
+  };
+
+  const payFake = async () => {
+    if (!checkout || !config) return;
+    setPaying(true);
+    setPayError(null);
+    let details: { id: string } & Record<string, unknown>;
+    try {
+      details = await payWithFakePayPal(config, checkout._id, checkout.totalPrice);
+    } catch (reason) {
+      failed(reason);
+      return;
+    }
+    await paid(details);
+  };
+
+  const lines = checkout?.checkoutItems ?? cart.products;
+  const total = checkout?.totalPrice ?? cart.totalPrice;
+
+  return (
+    <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 lg:grid-cols-2">
+      <section className="rounded-lg border border-gray-200 p-6" aria-labelledby="checkout-title">
+        <h1 id="checkout-title" className="mb-6 text-2xl font-bold uppercase">
+          Checkout
+        </h1>
+        {!user ? (
+          <p className="rounded bg-amber-50 p-4">
+            Please{' '}
+            <Link to="/login?redirect=checkout" className="font-semibold underline">
+              log in
+            </Link>{' '}
+            to check out.
+          </p>
+        ) : (
+          <form onSubmit={submit}>
+            <h2 className="mb-4 text-lg font-semibold">Contact Details</h2>
+            <div className="mb-6">
+              <label htmlFor="checkout-email" className="mb-1 block text-sm font-semibold">
+                Email
+              </label>
+              <input
+                id="checkout-email"
+                type="email"
+                value={user.email}
+                readOnly
+                className="w-full rounded border border-gray-300 bg-gray-100 p-2 text-gray-700"
+              />
+            </div>
+            <h2 className="mb-4 text-lg font-semibold">Delivery</h2>
+            <fieldset disabled={!!checkout || creating} className="grid gap-4 sm:grid-cols-2">
+              <legend className="sr-only">Delivery address</legend>
+              {SHIPPING_ADDRESS_FIELDS.map((field) => (
+                <div key={field} className={field === 'address' || field === 'phone' ? 'sm:col-span-2' : ''}>
+                  <label htmlFor={`checkout-${field}`} className="mb-1 block text-sm font-semibold">
+                    {SHIPPING_ADDRESS_LABELS[field]}
+                  </label>
+                  <input
+                    id={`checkout-${field}`}
+                    name={field}
+                    type={field === 'phone' ? 'tel' : 'text'}
+                    required
+                    maxLength={200}
+                    autoComplete={AUTOCOMPLETE[field]}
+                    value={address[field]}
+                    onChange={(e) => setAddress((a) => ({ ...a, [field]: e.target.value }))}
+                    className="w-full rounded border border-gray-400 p-2 disabled:bg-gray-100"
+                  />
+                </div>
+              ))}
+            </fieldset>
+            {error && (
+              <p role="alert" className="mt-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+                {error}
+              </p>
+            )}
+            {!checkout ? (
+              <button
+                type="submit"
+                disabled={creating}
+                className="mt-6 w-full rounded-lg bg-black py-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
+              >
+                {creating ? 'Saving...' : 'Continue to Payment'}
+              </button>
+            ) : (
+              <div className="mt-8" data-testid="payment-step">
+                <h2 className="mb-2 text-lg font-semibold">Pay with PayPal</h2>
+                {checkout.priceAdjusted && (
+                  <p className="mb-3 rounded bg-amber-50 p-3 text-sm">
+                    Prices changed since you added these items: the total below is today&apos;s.
+                  </p>
+                )}
+                <p className="mb-4">
+                  Total to pay: <Price value={checkout.totalPrice} className="font-semibold" />
+                </p>
+                {payError && (
+                  <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+                    {payError}
+                  </p>
+                )}
+                {!config ? (
+                  <p className="text-gray-600">Loading payment options...</p>
+                ) : config.paypal.mode === 'fake' ? (
+                  <div className="rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4">
+                    <p className="mb-3 text-sm text-amber-900">
+                      <strong>Test mode:</strong> no real money moves. This button pays through the shop&apos;s test
+                      PayPal.
+                    </p>
+                    <button
+                      type="button"
+                      onClick={payFake}
+                      disabled={paying}
+                      className="w-full rounded-lg bg-[#ffc439] py-3 font-semibold text-black hover:bg-[#f2b52e] disabled:opacity-60"
+                    >
+                      {paying ? 'Paying...' : 'Pay with test PayPal'}
+                    </button>
+                  </div>
+                ) : (
+                  <Suspense fallback={<p className="text-gray-600">Loading PayPal...</p>}>
+                    <PayPalPayment
+                      clientId={config.paypal.clientId}
+                      total={checkout.totalPrice}
+                      onPaid={(details) => {
+                        setPaying(true);
+                        void paid(details);
+                      }}
+                      onFailed={failed}
+                    />
+                  </Suspense>
+                )}
+              </div>
+            )}
+          </form>
+        )}
+      </section>
+
+      <section className="h-fit rounded-lg bg-gray-50 p-6" aria-labelledby="summary-title">
+        <h2 id="summary-title" className="mb-4 text-lg font-semibold">
+          Order Summary
+        </h2>
+        <ul className="mb-4 divide-y divide-gray-200 border-y border-gray-200">
+          {lines.map((line) => (
+            <li key={`${line.productId}|${line.size}|${line.color}`} className="flex gap-4 py-4">
+              <img
+                src={line.image}
+                alt={line.name}
+                width={64}
+                height={80}
+                className="h-20 w-16 rounded bg-white object-cover"
+              />
+              <div className="flex-1">
+                <h3 className="text-sm font-medium">{line.name}</h3>
+                <p className="text-sm text-gray-600">
+                  {[line.size && `Size: ${line.size}`, line.color && `Color: ${line.color}`, `Qty: ${line.quantity}`]
+                    .filter(Boolean)
+                    .join(' | ')}
+                </p>
+              </div>
+              <Price value={line.price * line.quantity} className="text-sm font-semibold" />
+            </li>
+          ))}
+        </ul>
+        <dl className="space-y-2">
+          <div className="flex justify-between">
+            <dt>Subtotal</dt>
+            <dd>
+              <Price value={total} />
+            </dd>
+          </div>
+          <div className="flex justify-between">
+            <dt>Shipping</dt>
+            <dd>Free</dd>
+          </div>
+          <div className="flex justify-between border-t border-gray-300 pt-2 text-lg font-semibold">
+            <dt>Total</dt>
+            <dd>
+              <Price value={total} />
+            </dd>
+          </div>
+        </dl>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { aProduct, fakeApi, renderWithProviders } from '@/test/utils';
+import CollectionPage from './CollectionPage';
+
+const location = () => screen.getByTestId('location').textContent;
+const lastProductsCall = (calls: ReturnType<typeof fakeApi>) => calls.filter((c) => c.url === '/api/products').at(-1);
+
+describe('collection page: filters and sort live in the query string', () => {
+  it('restores the filters of a shared link and asks the API for them', async () => {
+    const calls = fakeApi({ 'GET /api/products': { body: [aProduct()] } });
+    renderWithProviders(<CollectionPage />, {
+      route: '/collections/all?gender=Women&size=M,L&sortBy=priceDesc',
+      path: '/collections/:collection',
+    });
+    await screen.findAllByText("Green Bay Packers Men's Home Game Jersey");
+    expect(lastProductsCall(calls)?.params).toEqual({ gender: 'Women', size: 'M,L', sortBy: 'priceDesc' });
+    const sidebar = screen.getAllByTestId('filters')[0];
+    expect(sidebar.querySelector<HTMLInputElement>('input[name="gender"][value="Women"]')?.checked).toBe(true);
+    expect(sidebar.querySelector<HTMLInputElement>('input[type="checkbox"][value="M"]')?.checked).toBe(true);
+    expect(sidebar.querySelector<HTMLInputElement>('input[type="checkbox"][value="XS"]')?.checked).toBe(false);
+    expect(screen.getByLabelText('Sort by')).toHaveValue('priceDesc');
+  });
+
+  it('writes each choice into the URL and fetches again', async () => {
+    const calls = fakeApi({ 'GET /api/products': { body: [] } });
+    renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
+    expect(await screen.findByText('No Products found.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    const sidebar = screen.getAllByTestId('filters')[0];
+
+    await user.click(sidebar.querySelector<HTMLInputElement>('input[type="checkbox"][value="Cotton"]')!);
+    await user.click(sidebar.querySelector<HTMLButtonElement>('button[aria-label="Navy"]')!);
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'priceAsc');
+    expect(location()).toBe('/collections/all?material=Cotton&color=Navy&sortBy=priceAsc');
+    await waitFor(() =>
+      expect(lastProductsCall(calls)?.params).toEqual({ material: 'Cotton', color: 'Navy', sortBy: 'priceAsc' }),
+    );
+  });
+
+  it('moves only the maximum price, and never sends the default maximum', async () => {
+    const calls = fakeApi({ 'GET /api/products': { body: [] } });
+    renderWithProviders(<CollectionPage />, {
+      route: '/collections/all?maxPrice=100',
+      path: '/collections/:collection',
+    });
+    await screen.findByText('No Products found.');
+    const slider = screen.getAllByLabelText('Price Range')[0];
+    expect(slider).toHaveValue('100');
+    act(() => {
+      fireEvent.change(slider, { target: { value: '500' } });
+    });
+    expect(location()).toBe('/collections/all');
+    await waitFor(() => expect(lastProductsCall(calls)?.params).toEqual({}));
+  });
+
+  it('shows the server message of a failed list', async () => {
+    fakeApi({ 'GET /api/products': { status: 400, body: { message: 'Invalid filter', statusCode: 400 } } });
+    renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
+    expect(await screen.findByText('Error: Invalid filter')).toBeInTheDocument();
+  });
+});

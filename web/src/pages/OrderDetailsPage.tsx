@@ -1,0 +1,84 @@
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { Price } from '@/components/Price';
+import { OrderLines } from '@/features/orders/OrderLines';
+import { fetchOrderDetails } from '@/features/orders/ordersSlice';
+import { formatDate } from '@/lib/dates';
+import { usePageMeta } from '@/lib/usePageMeta';
+
+function Badge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
+  return (
+    <span
+      className={`rounded-full px-3 py-1 text-sm font-medium ${ok ? 'bg-green-100 text-green-800' : 'bg-amber-100 text-amber-900'}`}
+    >
+      {ok ? yes : no}
+    </span>
+  );
+}
+
+/** SPEC §2/§4: Approved/Pending, Delivered/Pending, items, shipping, payment; "No Order details found". */
+export default function OrderDetailsPage() {
+  const { id = '' } = useParams();
+  usePageMeta('Order details');
+  const dispatch = useAppDispatch();
+  const { data: order, status, error } = useAppSelector((s) => s.orders.details);
+
+  useEffect(() => {
+    void dispatch(fetchOrderDetails(id));
+  }, [dispatch, id]);
+
+  const shown = order && order._id === id ? order : null;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <h1 className="mb-6 text-2xl font-bold">Order Details</h1>
+      {!shown ? (
+        status === 'failed' ? (
+          <p className="text-gray-700">
+            {error && !/not found|invalid/i.test(error) ? `Error: ${error}` : 'No Order details found'}
+          </p>
+        ) : (
+          <p className="text-gray-600">Loading...</p>
+        )
+      ) : (
+        <div className="rounded-lg border border-gray-200 p-6">
+          <div className="mb-8 flex flex-col justify-between gap-4 sm:flex-row">
+            <div>
+              <h2 className="text-lg font-semibold">Order ID: #{shown._id}</h2>
+              <p className="text-gray-600">{formatDate(shown.createdAt)}</p>
+            </div>
+            <div className="flex flex-col items-start gap-2 sm:items-end">
+              <Badge ok={shown.isPaid} yes="Approved" no="Pending" />
+              <Badge ok={shown.isDelivered} yes="Delivered" no="Pending" />
+            </div>
+          </div>
+          <div className="mb-8 grid gap-6 sm:grid-cols-2">
+            <div>
+              <h3 className="mb-1 font-semibold">Payment Info</h3>
+              <p className="text-gray-600">Payment Method: {shown.paymentMethod}</p>
+              <p className="text-gray-600">Status: {shown.isPaid ? 'Paid' : 'Unpaid'}</p>
+            </div>
+            <div>
+              <h3 className="mb-1 font-semibold">Shipping Info</h3>
+              <p className="text-gray-600">Shipping Method: {shown.shippingMethod}</p>
+              <p className="text-gray-600">
+                Address:{' '}
+                {[shown.shippingAddress.address, shown.shippingAddress.city, shown.shippingAddress.country]
+                  .filter(Boolean)
+                  .join(', ')}
+              </p>
+            </div>
+          </div>
+          <h3 className="mb-2 font-semibold">Products</h3>
+          <OrderLines lines={shown.orderItems} />
+          <p className="mt-4 text-right text-lg font-semibold">
+            Total: <Price value={shown.totalPrice} />
+          </p>
+          <Link to="/my-orders" className="mt-6 inline-block text-blue-700 underline">
+            Back to My Orders
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

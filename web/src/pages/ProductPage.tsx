@@ -1,0 +1,93 @@
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import type { ProductJson } from '@shop/contracts';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { fetchProductDetails, fetchSimilarProducts } from '@/features/catalog/catalogSlice';
+import { ProductDetails } from '@/features/catalog/ProductDetails';
+import { ProductGrid } from '@/features/catalog/ProductGrid';
+import { STORE_NAME } from '@/lib/shop';
+import { usePageMeta } from '@/lib/usePageMeta';
+
+/** schema.org Product data, so a shared link previews and search engines read the price (issue 9 item 10). */
+export function productJsonLd(product: ProductJson, origin: string): string {
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.name,
+    description: product.description,
+    sku: product.sku,
+    image: product.images.map((img) => new URL(img.url, origin).href),
+    brand: { '@type': 'Brand', name: product.brand },
+    material: product.material,
+    color: product.colors.join(', '),
+    ...(product.numReviews > 0
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: product.rating,
+            reviewCount: product.numReviews,
+          },
+        }
+      : {}),
+    offers: {
+      '@type': 'Offer',
+      url: `${origin}/product/${product._id}`,
+      priceCurrency: 'GBP',
+      price: product.price.toFixed(2),
+      availability: product.countInStock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      seller: { '@type': 'Organization', name: STORE_NAME },
+    },
+  };
+  // "<" escaped so that no text in a product can close the script element
+  return JSON.stringify(data).replace(/</g, '\\u003c');
+}
+
+export default function ProductPage() {
+  const { id = '' } = useParams();
+  const dispatch = useAppDispatch();
+  const { data: product, status, error } = useAppSelector((s) => s.catalog.product);
+  const similar = useAppSelector((s) => s.catalog.similar);
+
+  useEffect(() => {
+    const details = dispatch(fetchProductDetails(id));
+    const alike = dispatch(fetchSimilarProducts(id));
+    return () => {
+      details.abort();
+      alike.abort();
+    };
+  }, [dispatch, id]);
+
+  const shown = product && product._id === id ? product : null;
+  usePageMeta(shown?.name ?? (status === 'failed' ? 'Product not found' : 'Product'), shown?.description);
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      {shown ? (
+        <>
+          <script
+            type="application/ld+json"
+            dangerouslySetInnerHTML={{ __html: productJsonLd(shown, window.location.origin) }}
+          />
+          <ProductDetails key={shown._id} product={shown} />
+        </>
+      ) : status === 'failed' ? (
+        <p className="py-16 text-center text-red-700">Error: {error}</p>
+      ) : (
+        <p className="py-16 text-center text-gray-600">Loading...</p>
+      )}
+      {shown && (
+        <section className="mt-20" aria-labelledby="similar">
+          <h2 id="similar" className="mb-8 text-center text-2xl font-semibold">
+            You May Also Like
+          </h2>
+          <ProductGrid
+            products={similar.data}
+            loading={similar.status === 'loading'}
+            error={similar.status === 'failed' ? similar.error : null}
+            eager={0}
+          />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initialAuthState } from '@/features/auth/authSlice';
+import { initialCartState } from '@/features/cart/cartSlice';
+import { NewsletterForm } from '@/features/newsletter/NewsletterForm';
+import { RouteError } from '@/components/RouteError';
+import { aCart, aUser, fakeApi, renderWithProviders } from '@/test/utils';
+import CheckoutPage from './CheckoutPage';
+import RegisterPage from './RegisterPage';
+
+describe('form validation', () => {
+  it('register: name, email (type email) and password (at least 8) are required; the store name shows', () => {
+    renderWithProviders(<RegisterPage />, { route: '/register', path: '/register' });
+    expect(screen.getByTestId('store-name')).toHaveTextContent('Gridiron Store');
+    expect(screen.getByLabelText('Name')).toBeRequired();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Email')).toBeRequired();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('minLength', '8');
+  });
+
+  it('checkout: the seven address fields are required and the email is the account one, read-only', async () => {
+    fakeApi({ 'GET /api/config': { body: { currency: 'GBP', paypal: { clientId: 'x', mode: 'fake' } } } });
+    const { store } = renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: {
+        auth: { ...initialAuthState(), user: aUser({ email: 'jane@example.com' }), token: 't' },
+        cart: { ...initialCartState(), cart: aCart([{ price: 12.5, quantity: 2 }]) },
+      },
+    });
+    for (const label of ['First name', 'Last name', 'Address', 'City', 'Postal code', 'Country', 'Phone'])
+      expect(screen.getByLabelText(label)).toBeRequired();
+    expect(screen.getByLabelText('Email')).toHaveValue('jane@example.com');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('readonly');
+    expect(screen.getByText('Free')).toBeInTheDocument();
+    expect(screen.getAllByText('£25.00').length).toBeGreaterThan(0);
+    await waitFor(() => expect(store.getState().checkout.config?.paypal.mode).toBe('fake'));
+  });
+
+  it('checkout: an empty cart goes back to /', () => {
+    fakeApi({});
+    renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: { auth: { ...initialAuthState(), user: aUser(), token: 't' } },
+    });
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it("newsletter: an email-type, required field; the server's message as the toast", async () => {
+    const calls = fakeApi({
+      'POST /api/subscribe': { status: 400, body: { message: 'Email is already subscribed', statusCode: 400 } },
+    });
+    renderWithProviders(<NewsletterForm />);
+    const input = screen.getByLabelText('Email address');
+    expect(input).toHaveAttribute('type', 'email');
+    expect(input).toBeRequired();
+    await userEvent.type(input, 'fan@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(await screen.findByText('Email is already subscribed')).toBeInTheDocument();
+    expect(calls[0].data).toEqual({ email: 'fan@example.com' });
+  });
+
+  it('the error screen says "Unexpected Application Error!" with the status', () => {
+    renderWithProviders(<RouteError status={404} statusText="Not Found" />);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Unexpected Application Error!');
+    expect(screen.getByText('404 Not Found')).toBeInTheDocument();
+  });
+});
