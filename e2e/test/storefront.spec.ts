@@ -66,12 +66,14 @@ describe('storefront journey (browser)', () => {
   it('home: hero, collections, new arrivals, best seller, top wears for women', async () => {
     await page.goto(env.baseUrl, { waitUntil: 'networkidle' });
     await expect(page.title()).resolves.toContain('Gridiron Store');
-    await page.getByRole('link', { name: 'Shop Now' }).first().waitFor();
+    await page.getByRole('link', { name: 'Shop Now', exact: true }).first().waitFor();
     await page.getByTestId('new-arrivals').getByRole('link').first().waitFor();
-    await page.getByRole('heading', { name: 'Best Seller' }).waitFor();
+    await page.getByRole('heading', { name: 'Best Seller', exact: true }).waitFor();
     await page.getByTestId('product-details').waitFor();
-    await expect(page.getByRole('heading', { name: 'Top Wears for Women' }).isVisible()).resolves.toBe(true);
-    const left = page.getByRole('button', { name: 'Scroll new arrivals left' });
+    await expect(page.getByRole('heading', { name: 'Top Wears for Women', exact: true }).isVisible()).resolves.toBe(
+      true,
+    );
+    const left = page.getByRole('button', { name: 'Scroll new arrivals left', exact: true });
     await expect(left.isDisabled()).resolves.toBe(true);
     guestIdBefore = (await storage('guestId')) ?? '';
     expect(guestIdBefore).toMatch(/^guest_\d{13}$/);
@@ -79,7 +81,10 @@ describe('storefront journey (browser)', () => {
   });
 
   it('collections: filters and sort live in the URL, and a reload keeps them', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Men', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main', exact: true })
+      .getByRole('link', { name: 'Men', exact: true })
+      .click();
     await page.waitForURL(/\/collections\/all\?gender=Men$/);
     const sidebar = page.locator('aside[aria-label="Filters"]');
     await sidebar.getByLabel('M', { exact: true }).check();
@@ -110,15 +115,15 @@ describe('storefront journey (browser)', () => {
     const jsonLd = await page.locator('script[type="application/ld+json"]').textContent();
     expect(JSON.parse(jsonLd ?? '{}')).toMatchObject({ '@type': 'Product', offers: { priceCurrency: 'GBP' } });
 
-    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
     await page.getByText('Please select a size and color before adding to cart.').waitFor();
 
     const details = page.getByTestId('product-details');
     await details.locator('fieldset', { hasText: 'Color' }).getByRole('button').first().click();
     await details.locator('fieldset', { hasText: 'Size' }).getByRole('button', { name: 'M', exact: true }).click();
-    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    await page.getByRole('button', { name: 'Increase quantity', exact: true }).click();
     addedQuantity = 2;
-    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
     await page.getByText('Product added to cart!').waitFor();
     await expect(badge().textContent()).resolves.toBe(String(addedQuantity));
     await shoot('product');
@@ -133,14 +138,14 @@ describe('storefront journey (browser)', () => {
   });
 
   it('checkout as a guest goes to login; registering merges the guest cart once and returns to checkout', async () => {
-    await page.getByTestId('cart-drawer').getByRole('button', { name: 'Checkout' }).click();
+    await page.getByTestId('cart-drawer').getByRole('button', { name: 'Checkout', exact: true }).click();
     await page.waitForURL(/\/login\?redirect=checkout$/);
-    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('link', { name: 'Register', exact: true }).click();
     await page.waitForURL(/\/register\?redirect=checkout$/);
     await page.getByLabel('Name', { exact: true }).fill('Journey Fan');
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Touchdown!2025');
-    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     await page.waitForURL(/\/checkout$/);
     await expect(badge().textContent()).resolves.toBe(String(addedQuantity));
 
@@ -163,12 +168,12 @@ describe('storefront journey (browser)', () => {
       Phone: '+44 20 7946 0001',
     };
     for (const [label, value] of Object.entries(address)) await page.getByLabel(label, { exact: true }).fill(value);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByRole('button', { name: 'Continue to Payment', exact: true }).click();
     await page.getByTestId('payment-step').waitFor();
-    await page.getByRole('button', { name: 'Pay with test PayPal' }).waitFor();
+    await page.getByRole('button', { name: 'Pay with test PayPal', exact: true }).waitFor();
     await shoot('checkout');
 
-    await page.getByRole('button', { name: 'Pay with test PayPal' }).click();
+    await page.getByRole('button', { name: 'Pay with test PayPal', exact: true }).click();
     await page.waitForURL(/\/order-confirmation$/, { timeout: 30_000 });
     await page.getByText('Thank You for Your Order!').waitFor();
     const orderId = /Order ID: ([0-9a-f]{24})/.exec((await page.getByTestId('order-id').textContent()) ?? '')?.[1];
@@ -187,7 +192,7 @@ describe('storefront journey (browser)', () => {
     await page.goto(`${env.baseUrl}/profile`, { waitUntil: 'networkidle' });
     await page.getByText('Journey Fan').first().waitFor();
     await page.getByTestId('order-row').first().waitFor();
-    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Logout', exact: true }).click();
     await page.waitForURL(/\/login$/);
     await expect(storage('userToken')).resolves.toBeNull();
     await expect(storage('userInfo')).resolves.toBeNull();
@@ -200,7 +205,7 @@ describe('storefront journey (browser)', () => {
   it('the footer newsletter subscribes', async () => {
     await page.goto(env.baseUrl, { waitUntil: 'networkidle' });
     await page.getByLabel('Email address').fill(uniqueEmail('newsletter'));
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await page.getByText('Successfully subscribed to the newsletter').waitFor();
   });
 
