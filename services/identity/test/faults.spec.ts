@@ -2,7 +2,7 @@
 // refused connections (a stopped server) and black holes (a hung server, a dropped network). What does not need
 // the dependency keeps working; what does answers a JSON 503 well within the gateway's 10 s; /ready says which;
 // and everything works again once it is back, without a restart.
-import { request, startTestService, TcpProxy, type TestService } from '@shop/nest-common/testing';
+import { request, startWithFaultProxies, waitFor, type FaultyService } from '@shop/nest-common/testing';
 import { AppModule } from '../src/app.module';
 import { PASSWORD, uniqueEmail } from './identity.fixtures';
 
@@ -12,28 +12,16 @@ jest.setTimeout(120_000);
 const BOUND_MS = 6_000;
 
 describe('identity when a dependency goes away', () => {
-  let svc: TestService;
-  const proxies: Record<'mongodb' | 'redis' | 'rabbitmq', TcpProxy> = {} as never;
+  let faulty: FaultyService;
+  let svc: FaultyService['svc'];
+  let proxies: FaultyService['proxies'];
 
   beforeAll(async () => {
-    const mongo = await TcpProxy.inFrontOf(process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018', 27017);
-    const redis = await TcpProxy.inFrontOf(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 6379);
-    const rabbit = await TcpProxy.inFrontOf(process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672', 5672);
-    Object.assign(proxies, { mongodb: mongo.proxy, redis: redis.proxy, rabbitmq: rabbit.proxy });
-    const suffix = Math.random().toString(36).slice(2, 8);
-    svc = await startTestService('identity', AppModule, {
-      env: {
-        MONGO_URI: `${mongo.url}/test_identity_faults_${suffix}`,
-        REDIS_URL: redis.url,
-        RABBITMQ_URL: rabbit.url,
-      },
-    });
+    faulty = await startWithFaultProxies('identity', AppModule);
+    ({ svc, proxies } = faulty);
   }, 60_000);
-  afterAll(async () => {
-    for (const p of Object.values(proxies)) await p.open();
-    await svc?.close();
-    for (const p of Object.values(proxies)) await p.stop();
-  });
+  afterEach(() => faulty.restore());
+  afterAll(() => faulty?.close());
 
   async function timed(call: () => ReturnType<typeof request>) {
     const started = Date.now();
@@ -74,17 +62,7 @@ describe('identity when a dependency goes away', () => {
     expect(res.ms).toBeLessThan(BOUND_MS);
   }
 
-  async function recovers(check: () => Promise<boolean>, what: string) {
-    const deadline = Date.now() + 30_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`did not recover: ${what}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-
-  afterEach(async () => {
-    for (const p of Object.values(proxies)) await p.open();
-  });
+  const recovers = (check: () => Promise<boolean>, what: string) => waitFor(what, check, 30_000);
 
   describe.each(['close', 'blackhole'] as const)('with the dependency %sd', (mode) => {
     it('MongoDB: register and login answer 503 in time, /ready names it; all back once it returns', async () => {

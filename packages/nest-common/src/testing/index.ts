@@ -2,3 +2,4 @@ export * from './http';
 export * from './test-service';
 export * from './wait-for';
 export * from './tcp-proxy';
+export * from './faults';

@@ -1,0 +1,114 @@
+// Checkout with each of its dependencies refused or hung, then restored (issue 12), through TCP proxies this suite
+// controls. Catalog and orders run beside it on the real servers. What does not need the dependency keeps working;
+// what does answers a JSON 503 well within the gateway's 10 s and writes nothing; /ready says which; all recover.
+import { startFakePayPal, type FakePayPal } from '@shop/fake-paypal';
+import {
+  request,
+  startTestService,
+  startWithFaultProxies,
+  uniqueSuffix,
+  waitFor,
+  type FaultyService,
+  type TestService,
+} from '@shop/nest-common/testing';
+import { AppModule as CatalogAppModule } from '../../catalog/src/app.module';
+import { AppModule } from '../src/app.module';
+import { addProduct, address, line, newUserId, stockOf, type Shop } from './checkout.fixtures';
+
+jest.setTimeout(120_000);
+
+const BOUND_MS = 6_000;
+
+describe('checkout when a dependency goes away', () => {
+  let paypal: FakePayPal;
+  let catalog: TestService;
+  let faulty: FaultyService;
+  let token: string;
+  let productId: string;
+  let existing: string;
+
+  beforeAll(async () => {
+    const namespace = `t${uniqueSuffix()}.`;
+    paypal = await startFakePayPal();
+    catalog = await startTestService('catalog', CatalogAppModule, { namespace });
+    faulty = await startWithFaultProxies('checkout', AppModule, {
+      namespace,
+      env: {
+        PAYPAL_API_BASE: paypal.url,
+        PAYPAL_CLIENT_ID: paypal.clientId,
+        PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+      },
+    });
+    token = faulty.svc.token({ id: newUserId(), name: 'Faulty Buyer' });
+    // addProduct/stockOf need only the catalog of a Shop.
+    productId = await addProduct({ catalog } as Shop, { countInStock: 10 });
+    existing = (await create()).body._id!;
+  }, 90_000);
+  afterEach(() => faulty.restore());
+  afterAll(async () => {
+    await faulty?.close();
+    await catalog?.close();
+    await paypal?.close();
+  });
+
+  async function timed(url: string, init: Parameters<typeof request>[1] = {}) {
+    const started = Date.now();
+    const res = await request<{ message?: string; statusCode?: number; _id?: string }>(url, init);
+    return { ...res, ms: Date.now() - started };
+  }
+  const create = () =>
+    timed(`${faulty.svc.url}/api/checkout`, {
+      body: { checkoutItems: [line(productId)], shippingAddress: address() },
+      token,
+    });
+  const read = () => timed(`${faulty.svc.url}/api/checkout/${existing}`, { token });
+  const config = () => timed(`${faulty.svc.url}/api/config`);
+  const ready = () => timed(`${faulty.svc.url}/ready`);
+  const stock = () => stockOf({ catalog } as Shop, productId);
+
+  function expectUnavailable(res: Awaited<ReturnType<typeof timed>>) {
+    expect({ status: res.status, statusCode: res.body.statusCode, message: typeof res.body.message }).toEqual({
+      status: 503,
+      statusCode: 503,
+      message: 'string',
+    });
+    expect(res.ms).toBeLessThan(BOUND_MS);
+  }
+
+  describe.each(['close', 'blackhole'] as const)('with the dependency %sd', (mode) => {
+    it('MongoDB: reads and new checkouts answer 503 in time, holding no stock; /ready names it; all recover', async () => {
+      const before = await stock();
+      await faulty.proxies.mongodb[mode]();
+      expectUnavailable(await read());
+      expectUnavailable(await create());
+      expect((await config()).status).toBe(200);
+      const r = await ready();
+      expect({ status: r.status, names: /mongodb/.test(r.body.message ?? '') }).toEqual({ status: 503, names: true });
+      // The stock the failed checkout held was given back.
+      await waitFor('the failed checkout’s hold released', async () => (await stock()) === before);
+      await faulty.proxies.mongodb.open();
+      await waitFor('a read after MongoDB returned', async () => (await read()).status === 200, 30_000);
+      expect((await create()).status).toBe(201);
+    });
+
+    it('Redis: signed-in routes fail closed with 503 in time, /api/config still answers; all recover', async () => {
+      await faulty.proxies.redis[mode]();
+      expectUnavailable(await read());
+      expectUnavailable(await create());
+      expect((await config()).status).toBe(200);
+      await faulty.proxies.redis.open();
+      await waitFor('a read after Redis returned', async () => (await read()).status === 200, 30_000);
+    });
+
+    it('RabbitMQ: a checkout can be read, a new one answers 503 in time; /ready names it; all recover', async () => {
+      const before = await stock();
+      await faulty.proxies.rabbitmq[mode]();
+      expect((await read()).status).toBe(200);
+      expectUnavailable(await create());
+      expect(await stock()).toBe(before);
+      await waitFor('/ready reporting RabbitMQ', async () => (await ready()).status === 503, 30_000);
+      await faulty.proxies.rabbitmq.open();
+      await waitFor('a new checkout after RabbitMQ returned', async () => (await create()).status === 201, 30_000);
+    });
+  });
+});
