@@ -20,6 +20,21 @@ if (tsc.status !== 0) {
 
 const { build } = await import('vite');
 await build({ configFile: path.join(here, 'vite.config.mts'), logLevel: process.env.WEB_BUILD_LOG ?? 'warn' });
+
+// The shopper's first route: at most 110 KB of JS gzipped (issue 9), and none of it the admin area's (issue 10).
+const { adminFilesIn, routeChunks } = await import('./route-size.mjs');
+const HOME_BUDGET_KB = 110;
+const home = routeChunks('src/pages/HomePage.tsx');
+const homeKb = home.gzip / 1024;
+const admin = adminFilesIn(home.chunks);
+if (homeKb > HOME_BUDGET_KB || admin.length) {
+  console.error(
+    `web: the home route loads ${homeKb.toFixed(1)} KB of JS gzipped (budget ${HOME_BUDGET_KB} KB)` +
+      (admin.length ? ` including admin code: ${admin.join(', ')}` : ''),
+  );
+  process.exit(1);
+}
 console.log(
-  `web: built ${path.relative(process.cwd(), path.join(here, 'dist')) || 'dist'} in ${Date.now() - started} ms`,
+  `web: built ${path.relative(process.cwd(), path.join(here, 'dist')) || 'dist'} in ${Date.now() - started} ms ` +
+    `(home route ${homeKb.toFixed(1)} KB of JS gzipped)`,
 );

@@ -1,6 +1,6 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { Layout } from '@/components/layout/Layout';
+import { Layout, PageLoading } from '@/components/layout/Layout';
 import { RouteError } from '@/components/RouteError';
 import { RequireAdmin, RequireAuth } from '@/features/auth/guards';
 
@@ -15,7 +15,8 @@ const CheckoutPage = lazy(() => import('@/pages/CheckoutPage'));
 const OrderConfirmationPage = lazy(() => import('@/pages/OrderConfirmationPage'));
 const MyOrdersPage = lazy(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazy(() => import('@/pages/OrderDetailsPage'));
-const AdminPage = lazy(() => import('@/pages/AdminPage'));
+// The admin area (its layout, pages, slices and chart) loads only when an admin opens it.
+const AdminArea = lazy(() => import('@/pages/admin/AdminArea'));
 
 /** The route table (SPEC §2). Declarative routes: the data router would add 18 KB gzipped we do not use. */
 export function AppRoutes() {
@@ -40,15 +41,18 @@ export function AppRoutes() {
         <Route path="order-confirmation" element={<OrderConfirmationPage />} />
         <Route path="order/:id" element={<OrderDetailsPage />} />
         <Route path="my-orders" element={<MyOrdersPage />} />
-        <Route
-          path="admin/*"
-          element={
-            <RequireAdmin>
-              <AdminPage />
-            </RequireAdmin>
-          }
-        />
       </Route>
+      {/* SPEC §2: the admin area has its own layout (a sidebar), not the shop's header and footer */}
+      <Route
+        path="/admin/*"
+        element={
+          <RequireAdmin>
+            <Suspense fallback={<PageLoading />}>
+              <AdminArea />
+            </Suspense>
+          </RequireAdmin>
+        }
+      />
       <Route path="*" element={<RouteError status={404} statusText="Not Found" />} />
     </Routes>
   );

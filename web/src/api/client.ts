@@ -16,20 +16,30 @@ api.interceptors.request.use((config) => {
   return config;
 });
 
-let onSessionRejected: (() => void) | undefined;
+let onSessionRejected: ((message: string) => void) | undefined;
 
-/** Called when a call that carried our token answers 401: the token expired or was revoked. */
-export function setSessionRejectedHandler(handler: (() => void) | undefined): void {
+/**
+ * Called with the server's message when a call that carried our token is refused: 401 on any call (the token
+ * expired or was revoked, e.g. an admin changed this user's role), or 403 on an admin call (the server no longer
+ * takes this user for an admin).
+ */
+export function setSessionRejectedHandler(handler: ((message: string) => void) | undefined): void {
   onSessionRejected = handler;
 }
 
+/** Calls only an admin may make: a 403 there means the role is gone, not "someone else's cart". */
+function isAdminCall(method: string | undefined, url: string | undefined): boolean {
+  const path = `/${(url ?? '').replace(/^\/+/, '')}`;
+  if (/^\/api\/(admin|upload)(\/|$)/.test(path)) return true;
+  return /^(put|delete)$/i.test(method ?? '') && path.startsWith('/api/products/');
+}
+
 api.interceptors.response.use(undefined, (error: unknown) => {
-  if (
-    error instanceof AxiosError &&
-    error.response?.status === 401 &&
-    typeof error.config?.headers?.Authorization === 'string'
-  ) {
-    onSessionRejected?.();
+  if (error instanceof AxiosError && typeof error.config?.headers?.Authorization === 'string') {
+    const status = error.response?.status;
+    if (status === 401 || (status === 403 && isAdminCall(error.config.method, error.config.url))) {
+      onSessionRejected?.(errorMessage(error));
+    }
   }
   return Promise.reject(error);
 });

@@ -1,4 +1,4 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authReducer } from '@/features/auth/authSlice';
 import { cartReducer } from '@/features/cart/cartSlice';
 import { catalogReducer } from '@/features/catalog/catalogSlice';
@@ -6,13 +6,20 @@ import { checkoutReducer } from '@/features/checkout/checkoutSlice';
 import { ordersReducer } from '@/features/orders/ordersSlice';
 import { storage } from '@/lib/storage';
 
-const rootReducer = combineReducers({
+/**
+ * Slices that join the store when their code loads (the admin area's: `slice.injectInto(rootReducer)`), so that
+ * none of their code is in the shopper's first route. Each declares itself here by module augmentation.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface LazyLoadedSlices {}
+
+export const rootReducer = combineSlices({
   auth: authReducer,
   cart: cartReducer,
   catalog: catalogReducer,
   orders: ordersReducer,
   checkout: checkoutReducer,
-});
+}).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;
 

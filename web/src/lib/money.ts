@@ -6,3 +6,11 @@ const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: CURREN
 export function formatPrice(pounds: number): string {
   return gbp.format(pounds);
 }
+
+let gbpWhole: Intl.NumberFormat | undefined;
+
+/** Whole pounds, for a chart's axis (£1,250). */
+export function formatWholePounds(pounds: number): string {
+  gbpWhole ??= new Intl.NumberFormat('en-GB', { style: 'currency', currency: CURRENCY, maximumFractionDigits: 0 });
+  return gbpWhole.format(pounds);
+}

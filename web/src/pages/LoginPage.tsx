@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { clearAuthError, loginUser } from '@/features/auth/authSlice';
 import { AuthLayout, Field } from '@/features/auth/AuthLayout';
-import { redirectTarget } from '@/features/auth/guards';
+import { loginNotice, redirectTarget } from '@/features/auth/guards';
 import { syncCartAfterSignIn } from '@/features/auth/signIn';
 import { usePageMeta } from '@/lib/usePageMeta';
 
@@ -13,6 +13,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
+  // a guard's reason for sending here ("Not authorized as an admin", a revoked session's server message)
+  const notice = loginNotice(useLocation().state);
   const { user, loading, error } = useAppSelector((s) => s.auth);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -22,8 +24,9 @@ export default function LoginPage() {
     dispatch(clearAuthError());
   }, [dispatch]);
 
-  // SPEC §4: a visitor who is already signed in goes on at once
-  if (user && !signingIn) return <Navigate to={redirectTarget(redirect)} replace />;
+  // SPEC §4: a visitor who is already signed in goes on at once; a customer the admin guard turned away stays, to
+  // read why and perhaps log in with an admin account (going on would send them back to the guard)
+  if (user && !signingIn && !notice) return <Navigate to={redirectTarget(redirect)} replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,8 +43,12 @@ export default function LoginPage() {
   return (
     <AuthLayout
       heading="Hey there! 👋"
-      intro="Enter your email and password to log in."
-      error={error}
+      intro={
+        user && notice
+          ? `You are signed in as ${user.email}. Log in with an admin account to go on.`
+          : 'Enter your email and password to log in.'
+      }
+      error={error ?? notice}
       onSubmit={submit}
       footer={
         <>

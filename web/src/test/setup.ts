@@ -1,9 +1,14 @@
 import '@testing-library/jest-dom';
 import { TextDecoder, TextEncoder } from 'node:util';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 // react-router reads these, which jsdom 20 lacks
 Object.assign(globalThis, { TextEncoder, TextDecoder });
+// findBy*/waitFor: `npm test` runs these beside the e2e stack on two cores, where a lazy page or the toast
+// library can take over a second to load; a real failure still fails, only later
+configure({ asyncUtilTimeout: 5000 });
+// layouts scroll a new page to its top; jsdom has no layout to scroll (and says so on the console)
+window.scrollTo = () => undefined;
 
 afterEach(() => {
   cleanup();

@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { CartJson, ProductJson, PublicUser } from '@shop/contracts';
+import type { AdminStatsJson, CartJson, OrderJson, ProductJson, PublicUser } from '@shop/contracts';
 import { api } from '@/api/client';
 import { makeStore, type AppStore, type RootState } from '@/app/store';
 import { ToasterHost } from '@/components/ToasterHost';
@@ -134,6 +134,60 @@ export const aUser = (overrides: Partial<PublicUser> = {}): PublicUser => ({
   role: 'customer',
   ...overrides,
 });
+
+export function anOrder(overrides: Partial<OrderJson> = {}): OrderJson {
+  return {
+    _id: '65b000000000000000000001',
+    user: { _id: '65a0000000000000000000aa', name: 'Jane Fan' },
+    checkoutId: '65c000000000000000000001',
+    orderItems: [
+      {
+        productId: '65a000000000000000000001',
+        name: "Green Bay Packers Men's Home Game Jersey",
+        image: '/uploads/seed/gb-1.svg',
+        price: 99.99,
+        quantity: 1,
+        size: 'M',
+        color: 'Green',
+      },
+    ],
+    shippingAddress: {
+      firstName: 'Jane',
+      lastName: 'Fan',
+      address: '1 Stadium Way',
+      city: 'London',
+      postalCode: 'N17 0BX',
+      country: 'United Kingdom',
+      phone: '+44 20 7946 0001',
+    },
+    paymentMethod: 'PayPal',
+    shippingMethod: 'Free international shipping',
+    totalPrice: 99.99,
+    isPaid: true,
+    paidAt: '2025-03-01T10:00:00.000Z',
+    paymentStatus: 'paid',
+    isDelivered: false,
+    status: 'Processing',
+    createdAt: '2025-03-01T10:00:00.000Z',
+    updatedAt: '2025-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function someStats(overrides: Partial<AdminStatsJson> = {}): AdminStatsJson {
+  return {
+    revenue: 1234.5,
+    orders: 3,
+    products: 42,
+    recentOrders: [anOrder()],
+    revenueByDay: [
+      { date: '2025-03-01', revenue: 99.99, orders: 1 },
+      { date: '2025-03-02', revenue: 0, orders: 0 },
+      { date: '2025-03-03', revenue: 1134.51, orders: 2 },
+    ],
+    ...overrides,
+  };
+}
 
 /** Holds the answers of the calls `which` picks until the returned function is called (after fakeApi). */
 export function holdApi(which: (config: InternalAxiosRequestConfig) => boolean = () => true): () => void {

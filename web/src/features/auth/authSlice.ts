@@ -11,6 +11,8 @@ export interface AuthState {
   error: string | null;
   /** True after a logout in this visit: guarded pages then go to a plain /login, not "log in to come back". */
   signedOut?: boolean;
+  /** Why the session ended when the shop ended it (the server's message for a revoked token), shown at /login. */
+  signedOutReason?: string | null;
 }
 
 export function initialAuthState(): AuthState {
@@ -53,16 +55,20 @@ const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    /** SPEC §4: clears the user and token, makes a new guest id (the cart slice empties the cart). */
+    /**
+     * SPEC §4: clears the user and token, makes a new guest id (the cart slice empties the cart). `reason` is
+     * given when the server ended the session (a revoked token, a role taken away): the login page shows it.
+     */
     logout: {
-      reducer(state, action: PayloadAction<{ guestId: string }>) {
+      reducer(state, action: PayloadAction<{ guestId: string; reason: string | null }>) {
         state.user = null;
         state.token = null;
         state.guestId = action.payload.guestId;
         state.error = null;
         state.signedOut = true;
+        state.signedOutReason = action.payload.reason;
       },
-      prepare: () => ({ payload: { guestId: newGuestId() } }),
+      prepare: (reason?: string) => ({ payload: { guestId: newGuestId(), reason: reason ?? null } }),
     },
     clearAuthError(state) {
       state.error = null;
@@ -80,6 +86,7 @@ const authSlice = createSlice({
           state.user = action.payload.user;
           state.token = action.payload.token;
           state.signedOut = false;
+          state.signedOutReason = null;
         })
         .addCase(thunk.rejected, (state, action) => {
           state.loading = false;

@@ -1,15 +1,29 @@
-import { screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { initialAuthState } from '@/features/auth/authSlice';
-import { initialCartState } from '@/features/cart/cartSlice';
+import { Route, Routes } from 'react-router-dom';
+import { initialAuthState, logout } from '@/features/auth/authSlice';
+import { fetchCart, initialCartState } from '@/features/cart/cartSlice';
+import AdminUsersPage from '@/pages/admin/AdminUsersPage';
 import LoginPage from '@/pages/LoginPage';
 import { aCart, aUser, fakeApi, renderWithProviders } from '@/test/utils';
 import { redirectTarget, RequireAdmin, RequireAuth } from './guards';
+import { watchSession } from './session';
 
 const location = () => screen.getByTestId('location').textContent;
 const signedIn = (role: 'customer' | 'admin' = 'customer') => ({
   auth: { ...initialAuthState(), user: aUser({ role }), token: 't' },
 });
+
+/** The admin area behind its guard, and the login page it sends people to. */
+function AdminRoutes({ page = <p>admin area</p> }: { page?: ReactNode }) {
+  return (
+    <Routes>
+      <Route path="/admin/*" element={<RequireAdmin>{page}</RequireAdmin>} />
+      <Route path="/login" element={<LoginPage />} />
+    </Routes>
+  );
+}
 
 describe('guards', () => {
   it('sends a guest from /profile to /login, coming back afterwards', () => {
@@ -22,21 +36,86 @@ describe('guards', () => {
     expect(screen.getByText('my profile')).toBeInTheDocument();
   });
 
-  it('sends anyone but an admin from /admin to /login', () => {
-    renderWithProviders(<RequireAdmin>admin</RequireAdmin>, {
-      route: '/admin',
-      path: '/admin',
-      preloadedState: signedIn(),
+  it('sends a guest from /admin to /login, coming back afterwards', () => {
+    renderWithProviders(<AdminRoutes />, { route: '/admin/users' });
+    expect(location()).toBe('/login?redirect=admin%2Fusers');
+    expect(screen.queryByText('admin area')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('sends a signed-in customer from /admin to /login, which says why and stays (an admin may log in there)', async () => {
+    const admin = aUser({ _id: '65a0000000000000000000a1', role: 'admin', email: 'admin@example.com' });
+    fakeApi({
+      'POST /api/users/login': { body: { user: admin, token: 'jwt-admin' } },
+      'GET /api/cart': { body: aCart() },
     });
-    expect(location()).toBe('/login');
+    renderWithProviders(<AdminRoutes />, { route: '/admin', preloadedState: signedIn() });
+    expect(location()).toBe('/login?redirect=admin');
+    expect(screen.getByRole('alert')).toHaveTextContent('Not authorized as an admin');
+    expect(
+      screen.getByText('You are signed in as jane@example.com. Log in with an admin account to go on.'),
+    ).toBeVisible();
+    expect(screen.queryByText('admin area')).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Email'), 'admin@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'Admin!2345');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('admin area')).toBeInTheDocument();
+    expect(location()).toBe('/admin');
   });
 
   it('lets an admin in', () => {
-    renderWithProviders(<RequireAdmin>admin area</RequireAdmin>, {
-      route: '/admin',
-      preloadedState: signedIn('admin'),
-    });
+    renderWithProviders(<AdminRoutes />, { route: '/admin/orders', preloadedState: signedIn('admin') });
     expect(screen.getByText('admin area')).toBeInTheDocument();
+    expect(location()).toBe('/admin/orders');
+  });
+
+  it('after a logout, /admin goes to a plain /login', () => {
+    const { store } = renderWithProviders(<AdminRoutes />, { route: '/admin', preloadedState: signedIn('admin') });
+    act(() => {
+      store.dispatch(logout());
+    });
+    expect(location()).toBe('/login');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [401, 'Not authorized, token failed'],
+    [403, 'Not authorized as an admin'],
+  ])(
+    "an admin the server turns away (%p) is signed out and sent to /login with the server's message",
+    async (status, message) => {
+      fakeApi({ 'GET /api/admin/users': { status, body: { message, statusCode: status } } });
+      window.localStorage.setItem('userToken', 't'); // the client sends the stored token
+      const { store } = renderWithProviders(<AdminRoutes page={<AdminUsersPage />} />, {
+        route: '/admin/users',
+        preloadedState: signedIn('admin'),
+      });
+      const stop = watchSession(store);
+      try {
+        await waitFor(() => expect(location()).toBe('/login?redirect=admin%2Fusers'));
+        expect(screen.getByRole('alert')).toHaveTextContent(message);
+        expect(store.getState().auth).toMatchObject({ user: null, token: null, signedOutReason: message });
+        expect(window.localStorage.getItem('userToken')).toBeNull();
+      } finally {
+        stop();
+      }
+    },
+  );
+
+  it('a 403 outside the admin area (someone else’s cart) does not sign anyone out', async () => {
+    fakeApi({
+      'GET /api/cart': { status: 403, body: { message: 'Not authorized to use this cart', statusCode: 403 } },
+    });
+    window.localStorage.setItem('userToken', 't');
+    const { store } = renderWithProviders(<p>shop</p>, { preloadedState: signedIn() });
+    const stop = watchSession(store);
+    try {
+      await store.dispatch(fetchCart({ userId: 'someone-else' }));
+      expect(store.getState().auth.user).not.toBeNull();
+    } finally {
+      stop();
+    }
   });
 
   it.each([

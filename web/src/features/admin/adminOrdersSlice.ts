@@ -1,0 +1,122 @@
+import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
+import type { AdminStatsJson, OrderJson, OrderStatus } from '@shop/contracts';
+import { api, errorMessage } from '@/api/client';
+import { rootReducer } from '@/app/store';
+import { logout } from '@/features/auth/authSlice';
+import { remote, type Remote } from '@/lib/remote';
+
+export interface AdminOrdersState {
+  /** Every order, newest first (GET /api/admin/orders). */
+  list: Remote<OrderJson[]>;
+  /** The dashboard's figures (GET /api/admin/stats). */
+  stats: Remote<AdminStatsJson | null>;
+  /** Orders a status change is in flight for. */
+  busy: string[];
+}
+
+export const initialAdminOrdersState = (): AdminOrdersState => ({
+  list: remote<OrderJson[]>([]),
+  stats: remote<AdminStatsJson | null>(null),
+  busy: [],
+});
+
+type Config = { rejectValue: string };
+
+export const fetchAllOrders = createAsyncThunk<OrderJson[], void, Config>(
+  'adminOrders/fetchList',
+  async (_, { rejectWithValue }) => {
+    try {
+      return (await api.get<OrderJson[]>('/api/admin/orders')).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+export const fetchAdminStats = createAsyncThunk<AdminStatsJson, void, Config>(
+  'adminOrders/fetchStats',
+  async (_, { rejectWithValue }) => {
+    try {
+      return (await api.get<AdminStatsJson>('/api/admin/stats')).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+/** PUT /api/admin/orders/:id `{status}` answers the updated order (Delivered also sets isDelivered). */
+export const updateOrderStatus = createAsyncThunk<OrderJson, { id: string; status: OrderStatus }, Config>(
+  'adminOrders/updateStatus',
+  async ({ id, status }, { rejectWithValue }) => {
+    try {
+      return (await api.put<OrderJson>(`/api/admin/orders/${encodeURIComponent(id)}`, { status })).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+const replace = (orders: OrderJson[], order: OrderJson) => {
+  const i = orders.findIndex((o) => o._id === order._id);
+  if (i >= 0) orders[i] = order;
+};
+
+const adminOrdersSlice = createSlice({
+  name: 'adminOrders',
+  initialState: initialAdminOrdersState,
+  reducers: {},
+  extraReducers: (builder) => {
+    builder
+      .addCase(logout, () => initialAdminOrdersState())
+      .addCase(fetchAllOrders.pending, (state, action) => {
+        state.list.status = 'loading';
+        state.list.error = null;
+        state.list.requestId = action.meta.requestId;
+      })
+      .addCase(fetchAllOrders.fulfilled, (state, action) => {
+        if (state.list.requestId !== action.meta.requestId) return;
+        state.list.status = 'succeeded';
+        state.list.data = action.payload;
+      })
+      .addCase(fetchAllOrders.rejected, (state, action) => {
+        if (state.list.requestId !== action.meta.requestId) return;
+        state.list.status = 'failed';
+        state.list.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      })
+      .addCase(fetchAdminStats.pending, (state, action) => {
+        state.stats.status = 'loading';
+        state.stats.error = null;
+        state.stats.requestId = action.meta.requestId;
+      })
+      .addCase(fetchAdminStats.fulfilled, (state, action) => {
+        if (state.stats.requestId !== action.meta.requestId) return;
+        state.stats.status = 'succeeded';
+        state.stats.data = action.payload;
+      })
+      .addCase(fetchAdminStats.rejected, (state, action) => {
+        if (state.stats.requestId !== action.meta.requestId) return;
+        state.stats.status = 'failed';
+        state.stats.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      })
+      .addCase(updateOrderStatus.pending, (state, action) => {
+        state.busy.push(action.meta.arg.id);
+      })
+      .addCase(updateOrderStatus.fulfilled, (state, action) => {
+        state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
+        replace(state.list.data, action.payload);
+        if (state.stats.data) replace(state.stats.data.recentOrders, action.payload);
+      })
+      .addCase(updateOrderStatus.rejected, (state, action) => {
+        state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
+      });
+  },
+});
+
+declare module '@/app/store' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds this slice to the store's state type
+  export interface LazyLoadedSlices extends WithSlice<typeof adminOrdersSlice> {}
+}
+
+const injected = adminOrdersSlice.injectInto(rootReducer);
+export const selectAdminOrders = injected.selectSlice;
+export const adminOrdersReducer = adminOrdersSlice.reducer;

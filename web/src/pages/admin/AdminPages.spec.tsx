@@ -1,0 +1,402 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RevenueDayJson } from '@shop/contracts';
+import { selectAdminProducts } from '@/features/admin/adminProductsSlice';
+import { initialAuthState } from '@/features/auth/authSlice';
+import { aProduct, anOrder, aUser, fakeApi, holdApi, renderWithProviders, someStats } from '@/test/utils';
+import AdminArea from './AdminArea';
+// the area's pages are lazy: loaded here once, so that each test finds them at once
+import './AdminDashboardPage';
+import './AdminOrdersPage';
+import './AdminProductEditPage';
+import './AdminProductsPage';
+import './AdminUsersPage';
+
+// Chart.js draws on a canvas, which jsdom has not: the chart is replaced by its summary here (the e2e draws it).
+jest.mock('@/features/admin/RevenueChart', () => ({
+  __esModule: true,
+  default: ({ days }: { days: RevenueDayJson[] }) => <div data-testid="revenue-chart">{days.length} days</div>,
+}));
+
+const me = aUser({ _id: '65a0000000000000000000a1', name: 'Ada Admin', email: 'admin@example.com', role: 'admin' });
+const asAdmin = { auth: { ...initialAuthState(), user: me, token: 't' } };
+const location = () => screen.getByTestId('location').textContent;
+const renderAdmin = (route: string) =>
+  renderWithProviders(<AdminArea />, { route, path: '/admin/*', preloadedState: asAdmin });
+
+let confirm: jest.SpyInstance;
+beforeEach(() => {
+  confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
+});
+afterEach(() => confirm.mockRestore());
+
+describe('admin layout', () => {
+  it('has the sidebar links Users, Products, Orders, Shop and Logout; Logout signs out and goes to the shop', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() } });
+    const { store } = renderAdmin('/admin');
+    const sidebar = screen.getByRole('complementary', { name: 'Admin sidebar' });
+    const nav = within(sidebar).getByRole('navigation', { name: 'Admin' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => [l.textContent, l.getAttribute('href')]),
+    ).toEqual([
+      ['Users', '/admin/users'],
+      ['Products', '/admin/products'],
+      ['Orders', '/admin/orders'],
+      ['Shop', '/'],
+    ]);
+    await screen.findByTestId('revenue');
+    await userEvent.click(within(sidebar).getByRole('button', { name: 'Logout' }));
+    expect(location()).toBe('/');
+    expect(store.getState().auth.user).toBeNull();
+  });
+
+  it('on a phone the sidebar opens from a toggle, and closes when a link is followed', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, 'GET /api/admin/orders': { body: [] } });
+    renderAdmin('/admin');
+    await userEvent.click(screen.getByRole('button', { name: 'Open admin menu' }));
+    const menu = screen.getByRole('dialog', { name: 'Admin menu' });
+    await userEvent.click(within(menu).getByRole('link', { name: 'Orders' }));
+    expect(location()).toBe('/admin/orders');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('admin dashboard', () => {
+  it('shows the revenue the server computed, the counts, the chart with a table of its figures, recent orders in £', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() } });
+    renderAdmin('/admin');
+    expect(await screen.findByTestId('revenue')).toHaveTextContent('£1,234.50');
+    expect(screen.getByTestId('order-count')).toHaveTextContent('3');
+    expect(screen.getByTestId('product-count')).toHaveTextContent('42');
+    expect(await screen.findByTestId('revenue-chart')).toHaveTextContent('3 days');
+    const days = screen.getByRole('table', { name: 'Revenue by day' });
+    expect(within(days).getAllByRole('row')).toHaveLength(4);
+    expect(within(days).getByRole('row', { name: /3 Mar 2025/ })).toHaveTextContent('£1,134.51');
+    const recent = screen.getByRole('region', { name: 'Recent orders' });
+    expect(within(recent).getByText('Jane Fan')).toBeInTheDocument();
+    expect(within(recent).getByText('£99.99')).toBeInTheDocument();
+    expect(within(recent).queryByText(/\$/)).not.toBeInTheDocument();
+  });
+
+  it('says "No recent orders found." and copes with the product count missing', async () => {
+    fakeApi({
+      'GET /api/admin/stats': { body: someStats({ recentOrders: [], products: null, orders: 0, revenue: 0 }) },
+    });
+    renderAdmin('/admin');
+    expect(await screen.findByText('No recent orders found.')).toBeInTheDocument();
+    expect(screen.getByTestId('revenue')).toHaveTextContent('£0.00');
+    expect(screen.getByText('Not available right now')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the figures cannot be had, and tries again", async () => {
+    let calls = 0;
+    fakeApi({
+      'GET /api/admin/stats': () =>
+        ++calls === 1
+          ? { status: 503, body: { message: 'Orders are unavailable, try again shortly', statusCode: 503 } }
+          : { body: someStats() },
+    });
+    renderAdmin('/admin');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Orders are unavailable, try again shortly');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('revenue')).toHaveTextContent('£1,234.50');
+  });
+});
+
+describe('admin users', () => {
+  const fan = aUser({ _id: '65a0000000000000000000a2', name: 'Jane Fan', email: 'jane@example.com' });
+
+  it('the add-user form requires name, email and password; the role defaults to customer', async () => {
+    const made = aUser({ _id: '65a0000000000000000000a3', name: 'New Fan', email: 'new@example.com' });
+    const calls = fakeApi({
+      'GET /api/admin/users': { body: [me, fan] },
+      'POST /api/admin/users': { status: 201, body: { message: 'User created', user: made } },
+    });
+    renderAdmin('/admin/users');
+    const form = await screen.findByRole('form', { name: 'Add New User' });
+    for (const label of ['Name', 'Email', 'Password']) expect(within(form).getByLabelText(label)).toBeRequired();
+    expect(within(form).getByLabelText('Role')).toHaveValue('customer');
+    await userEvent.type(within(form).getByLabelText('Name'), 'New Fan');
+    await userEvent.type(within(form).getByLabelText('Email'), 'new@example.com');
+    await userEvent.type(within(form).getByLabelText('Password'), 'Touchdown!1');
+    await userEvent.click(within(form).getByRole('button', { name: 'Add User' }));
+    expect(await screen.findByRole('row', { name: /New Fan/ })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.data).toEqual({
+      name: 'New Fan',
+      email: 'new@example.com',
+      password: 'Touchdown!1',
+      role: 'customer',
+    });
+    expect(within(form).getByLabelText('Name')).toHaveValue('');
+  });
+
+  it("shows the server's message when adding fails", async () => {
+    fakeApi({
+      'GET /api/admin/users': { body: [me] },
+      'POST /api/admin/users': { status: 400, body: { message: 'User already exists', statusCode: 400 } },
+    });
+    renderAdmin('/admin/users');
+    const form = await screen.findByRole('form', { name: 'Add New User' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Ada');
+    await userEvent.type(within(form).getByLabelText('Email'), 'admin@example.com');
+    await userEvent.type(within(form).getByLabelText('Password'), 'Touchdown!1');
+    await userEvent.click(within(form).getByRole('button', { name: 'Add User' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('User already exists');
+  });
+
+  it("changes a role; a refused change shows the server's message and keeps the old role", async () => {
+    const calls = fakeApi({
+      'GET /api/admin/users': { body: [me, fan] },
+      [`PUT /api/admin/users/${fan._id}`]: { body: { message: 'User updated', user: { ...fan, role: 'admin' } } },
+      [`PUT /api/admin/users/${me._id}`]: {
+        status: 400,
+        body: { message: 'You cannot remove your own admin role', statusCode: 400 },
+      },
+    });
+    renderAdmin('/admin/users');
+    await userEvent.selectOptions(await screen.findByLabelText('Role of Jane Fan'), 'admin');
+    await waitFor(() => expect(screen.getByLabelText('Role of Jane Fan')).toHaveValue('admin'));
+    expect(calls.find((c) => c.method === 'PUT')?.data).toEqual({ role: 'admin' });
+    await userEvent.selectOptions(screen.getByLabelText('Role of Ada Admin'), 'customer');
+    expect(await screen.findByText('You cannot remove your own admin role')).toBeInTheDocument();
+    expect(screen.getByLabelText('Role of Ada Admin')).toHaveValue('admin');
+  });
+
+  it('deletes a user only after "Are you sure you want to delete this user?"', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/users': { body: [me, fan] },
+      [`DELETE /api/admin/users/${fan._id}`]: { body: { message: 'User deleted successfully' } },
+    });
+    renderAdmin('/admin/users');
+    confirm.mockReturnValueOnce(false);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete Jane Fan' }));
+    expect(confirm).toHaveBeenLastCalledWith('Are you sure you want to delete this user?');
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Jane Fan' }));
+    await waitFor(() => expect(screen.queryByRole('row', { name: /Jane Fan/ })).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+});
+
+describe('admin products', () => {
+  const jersey = aProduct({ _id: '65a000000000000000000001', name: 'Packers Home Jersey', price: 99.99, sku: 'GB-1' });
+  const beanie = aProduct({
+    _id: '65a000000000000000000002',
+    name: 'Eagles Beanie',
+    price: 19.99,
+    sku: 'PHI-2',
+    countInStock: 0,
+    isPublished: false,
+    images: [],
+  });
+
+  it('lists image, name, price in £, SKU and stock, with Edit and Add product', async () => {
+    fakeApi({ 'GET /api/admin/products': { body: [jersey, beanie] } });
+    renderAdmin('/admin/products');
+    const row = await screen.findByRole('row', { name: /Packers Home Jersey/ });
+    expect(row).toHaveTextContent('£99.99');
+    expect(row).toHaveTextContent('GB-1');
+    expect(row).toHaveTextContent('20');
+    expect(within(row).getByRole('link', { name: 'Edit Packers Home Jersey' })).toHaveAttribute(
+      'href',
+      `/admin/products/${jersey._id}/edit`,
+    );
+    const draft = screen.getByRole('row', { name: /Eagles Beanie/ });
+    expect(draft).toHaveTextContent('Draft');
+    expect(draft).toHaveTextContent('Out of stock');
+    expect(screen.getByRole('link', { name: 'Add product' })).toHaveAttribute('href', '/admin/products/new');
+  });
+
+  it('says "No Products found." when there are none', async () => {
+    fakeApi({ 'GET /api/admin/products': { body: [] } });
+    renderAdmin('/admin/products');
+    expect(await screen.findByText('No Products found.')).toBeInTheDocument();
+  });
+
+  it('deletes a product only after "Are you sure you want to delete the Product?"', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/products': { body: [jersey, beanie] },
+      [`DELETE /api/products/${beanie._id}`]: { body: { message: 'Product removed' } },
+    });
+    renderAdmin('/admin/products');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete Eagles Beanie' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete the Product?');
+    await waitFor(() => expect(screen.queryByRole('row', { name: /Eagles Beanie/ })).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('edits a product: sizes typed comma-separated and trimmed; back on the list it shows the new values at once', async () => {
+    const updated = { ...jersey, price: 89.5, sizes: ['S', 'M', 'XL'] };
+    const calls = fakeApi({
+      'GET /api/admin/products': () => ({ body: [calls.some((c) => c.method === 'PUT') ? updated : jersey, beanie] }),
+      [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
+      [`PUT /api/admin/products/${jersey._id}`]: { body: updated },
+    });
+    const { store } = renderAdmin('/admin/products');
+    await userEvent.click(await screen.findByRole('link', { name: 'Edit Packers Home Jersey' }));
+    const form = await screen.findByTestId('product-form');
+    expect(within(form).getByLabelText(/^Product Name/)).toHaveValue('Packers Home Jersey');
+    for (const label of [/^Product Name/, /^Description/, /^Category/])
+      expect(within(form).getByLabelText(label)).toBeRequired();
+    expect(within(form).getByLabelText('Gender')).toHaveDisplayValue('Men');
+    expect(
+      within(form)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(expect.arrayContaining(['Men', 'Women', 'Unisex']));
+    expect(within(form).getByRole('checkbox', { name: 'Brown' })).not.toBeChecked();
+    expect(within(form).getByRole('checkbox', { name: 'Green' })).toBeChecked();
+
+    const price = within(form).getByLabelText(/^Price/);
+    await userEvent.clear(price);
+    await userEvent.type(price, '89.50');
+    const sizes = within(form).getByLabelText('Sizes (comma-separated)');
+    await userEvent.clear(sizes);
+    await userEvent.type(sizes, ' S ,M,, XL ');
+
+    // the list's own refresh is held back: what shows on arrival is the slice's updated entry
+    const release = holdApi((config) => config.method === 'get' && config.url === '/api/admin/products');
+    await userEvent.click(within(form).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(location()).toBe('/admin/products'));
+    expect(calls.find((c) => c.method === 'PUT')?.data).toMatchObject({ price: 89.5, sizes: ['S', 'M', 'XL'] });
+    expect(screen.getByRole('row', { name: /Packers Home Jersey/ })).toHaveTextContent('£89.50');
+    expect(selectAdminProducts(store.getState()).list.status).toBe('loading');
+    release();
+    await waitFor(() => expect(selectAdminProducts(store.getState()).list.status).toBe('succeeded'));
+    expect(screen.getByRole('row', { name: /Packers Home Jersey/ })).toHaveTextContent('£89.50');
+  });
+
+  it("keeps the form and shows the server's message when saving fails", async () => {
+    fakeApi({
+      [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
+      [`PUT /api/admin/products/${jersey._id}`]: {
+        status: 400,
+        body: { message: 'SKU already exists', statusCode: 400 },
+      },
+    });
+    renderAdmin(`/admin/products/${jersey._id}/edit`);
+    const form = await screen.findByTestId('product-form');
+    await userEvent.click(within(form).getByRole('button', { name: 'Update Product' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('SKU already exists');
+    expect(location()).toBe(`/admin/products/${jersey._id}/edit`);
+  });
+
+  it('adds a product with an uploaded image (POST /api/upload), previewed and removable', async () => {
+    const created = aProduct({ _id: '65a000000000000000000009', name: 'Ravens Cap' });
+    const calls = fakeApi({
+      'POST /api/upload': { status: 201, body: { imageUrl: '/uploads/0123456789abcdef0123456789abcdef.webp' } },
+      'POST /api/admin/products': { status: 201, body: created },
+      'GET /api/admin/products': { body: [created] },
+    });
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:preview'), revokeObjectURL: jest.fn() });
+    renderAdmin('/admin/products/new');
+    const form = await screen.findByTestId('product-form');
+    await userEvent.type(within(form).getByLabelText(/^Product Name/), 'Ravens Cap');
+    await userEvent.type(within(form).getByLabelText(/^Description/), 'A purple cap.');
+    await userEvent.type(within(form).getByLabelText(/^Price/), '24.99');
+    await userEvent.selectOptions(within(form).getByLabelText(/^Category/), 'Accessories');
+    await userEvent.click(within(form).getByRole('checkbox', { name: 'Purple' }));
+
+    const file = new File(['png'], 'cap.png', { type: 'image/png' });
+    await userEvent.upload(within(form).getByLabelText('Upload image'), file);
+    const image = await within(form).findByRole('img', { name: 'Ravens Cap' });
+    expect(image).toHaveAttribute('src', '/uploads/0123456789abcdef0123456789abcdef.webp');
+    expect(((calls.find((c) => c.url === '/api/upload')?.data as FormData).get('image') as File).name).toBe('cap.png');
+
+    await userEvent.upload(within(form).getByLabelText('Upload image'), file);
+    await waitFor(() => expect(within(form).getAllByTestId('product-image')).toHaveLength(2));
+    await userEvent.click(within(form).getByRole('button', { name: 'Remove image 2' }));
+    expect(within(form).getAllByTestId('product-image')).toHaveLength(1);
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Create Product' }));
+    await waitFor(() => expect(location()).toBe('/admin/products'));
+    expect(calls.find((c) => c.url === '/api/admin/products' && c.method === 'POST')?.data).toMatchObject({
+      name: 'Ravens Cap',
+      price: 24.99,
+      category: 'Accessories',
+      colors: ['Purple'],
+      isPublished: true,
+      images: [{ url: '/uploads/0123456789abcdef0123456789abcdef.webp', altText: 'Ravens Cap' }],
+    });
+  });
+
+  it("shows the server's message when an upload is refused", async () => {
+    fakeApi({
+      'POST /api/upload': {
+        status: 400,
+        body: { message: 'Unsupported image type: send a JPEG, PNG, WebP or GIF image', statusCode: 400 },
+      },
+    });
+    Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:preview'), revokeObjectURL: jest.fn() });
+    renderAdmin('/admin/products/new');
+    const form = await screen.findByTestId('product-form');
+    await userEvent.upload(
+      within(form).getByLabelText('Upload image'),
+      new File(['x'], 'x.png', { type: 'image/png' }),
+    );
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Unsupported image type');
+    expect(within(form).queryAllByTestId('product-image')).toHaveLength(0);
+  });
+});
+
+describe('admin orders', () => {
+  const order = anOrder({ _id: '65b000000000000000000001', totalPrice: 149.5 });
+
+  it('says "No Orders found." when there are none', async () => {
+    fakeApi({ 'GET /api/admin/orders': { body: [] } });
+    renderAdmin('/admin/orders');
+    expect(await screen.findByText('No Orders found.')).toBeInTheDocument();
+  });
+
+  it('lists id, customer, date, total in £ and status; the select and Mark as Delivered set the status', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/orders': { body: [order] },
+      [`PUT /api/admin/orders/${order._id}`]: (call) => ({
+        body: {
+          ...order,
+          status: (call.data as { status: string }).status,
+          isDelivered: (call.data as { status: string }).status === 'Delivered',
+        },
+      }),
+    });
+    renderAdmin('/admin/orders');
+    const row = await screen.findByRole('row', { name: new RegExp(order._id) });
+    expect(row).toHaveTextContent('Jane Fan');
+    expect(row).toHaveTextContent('1 Mar 2025');
+    expect(row).toHaveTextContent('£149.50');
+    expect(row).not.toHaveTextContent('$');
+    const select = within(row).getByLabelText(`Status of order #${order._id}`);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Processing', 'Shipped', 'Delivered', 'Cancelled']);
+    await userEvent.selectOptions(select, 'Shipped');
+    await waitFor(() => expect(select).toHaveValue('Shipped'));
+    const deliver = within(row).getByRole('button', { name: `Mark as Delivered, order #${order._id}` });
+    await userEvent.click(deliver);
+    await waitFor(() => expect(select).toHaveValue('Delivered'));
+    expect(deliver).toBeDisabled();
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.data)).toEqual([
+      { status: 'Shipped' },
+      { status: 'Delivered' },
+    ]);
+  });
+
+  it('asks before cancelling, and a cancelled order cannot change any more', async () => {
+    const calls = fakeApi({
+      'GET /api/admin/orders': { body: [order] },
+      [`PUT /api/admin/orders/${order._id}`]: { body: { ...order, status: 'Cancelled' } },
+    });
+    renderAdmin('/admin/orders');
+    const select = await screen.findByLabelText(`Status of order #${order._id}`);
+    confirm.mockReturnValueOnce(false);
+    await userEvent.selectOptions(select, 'Cancelled');
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+    await userEvent.selectOptions(select, 'Cancelled');
+    await waitFor(() => expect(select).toBeDisabled());
+    expect(screen.getByRole('button', { name: `Mark as Delivered, order #${order._id}` })).toBeDisabled();
+  });
+});
