@@ -16,6 +16,7 @@ export * from './rpc/rpc-ack';
 export * from './rpc/rpc-client';
 export * from './rpc/rpc-names';
 export * from './rpc/rpc-server';
+export * from './rpc/rmq-channels';
 export * from './pipes/parse-object-id.pipe';
 export * from './redis/redis-lock';
 export * from './events';

@@ -16,7 +16,9 @@ describe('checkout', () => {
   let token: string;
 
   beforeAll(async () => {
-    shop = await startShop({ checkoutEnv: { PAYPAL_TIMEOUT_MS: '1000', FINALIZE_SWEEP_MS: '600000' } });
+    shop = await startShop({
+      checkoutEnv: { PAYPAL_TIMEOUT_MS: '1000', RESERVE_TIMEOUT_MS: '3000', FINALIZE_SWEEP_MS: '600000' },
+    });
     api = checkoutApi(shop);
     buyer = newUserId();
     token = shop.checkout.token({ id: buyer, name: 'Ray Lewis' });
@@ -406,9 +408,9 @@ describe('checkout', () => {
     it('holds nothing for a checkout that timed out, and settles a verified payment whose hold timed out', async () => {
       const { checkout, productId } = await newCheckout(20, 1, 5);
       expect(await stockOf(shop, productId)).toBe(4);
-      // Someone else holds the product's lock for longer than checkout waits for the catalog (5 s).
+      // Someone else holds the product's lock for longer than checkout waits for a reservation (3 s here).
       const redis = shop.catalog.app.get<Redis>(REDIS);
-      await redis.set(`${shop.catalog.namespace}catalog:lock:product:${productId}`, 'busy', 'PX', 6500);
+      await redis.set(`${shop.catalog.namespace}catalog:lock:product:${productId}`, 'busy', 'PX', 4500);
 
       const paypalOrderId = paypalOrder('20.00');
       const [created, paid] = await Promise.all([

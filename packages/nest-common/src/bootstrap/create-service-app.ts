@@ -8,6 +8,7 @@ import { ServiceConfig } from '../config/service-config';
 import { toApiError } from '../errors/error-body';
 import { createLogger, PinoNestLogger, ROOT_LOGGER } from '../logging/logger';
 import { requestLogging } from '../logging/request-logging.middleware';
+import { ResilientServerRMQ } from '../rpc/rmq-channels';
 import { rpcServerOptions } from '../rpc/rpc-server';
 import { jsonBodyProblem } from './json-body';
 
@@ -69,9 +70,8 @@ export async function startServiceApp(
   app.enableShutdownHooks();
 
   if (options.rpc !== false) {
-    app.connectMicroservice(rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE), {
-      inheritAppConfig: true,
-    });
+    const { options: rmq } = rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE);
+    app.connectMicroservice({ strategy: new ResilientServerRMQ(rmq!) }, { inheritAppConfig: true });
   }
   await app.listen(options.port ?? config.PORT, config.HOST);
   if (options.rpc !== false) await app.startAllMicroservices();

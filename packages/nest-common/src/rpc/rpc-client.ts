@@ -1,9 +1,10 @@
 import { HttpException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
-import { ClientProxy, ClientProxyFactory, RmqRecordBuilder, Transport } from '@nestjs/microservices';
+import { RmqRecordBuilder } from '@nestjs/microservices';
 import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { currentRequestId } from '../logging/request-context';
 import { namespacedQueue } from './rpc-names';
+import { ResilientClientRMQ } from './rmq-channels';
 
 export interface RpcClientOptions {
   url: string;
@@ -22,22 +23,19 @@ function title(service: string): string {
  */
 export class RpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
-  private readonly proxy: ClientProxy;
+  private readonly proxy: ResilientClientRMQ;
 
   constructor(
     readonly service: ServiceName,
     private readonly options: RpcClientOptions,
   ) {
     // Never noAck:false here: the client consumes the direct-reply pseudo-queue (PITFALLS §1.3).
-    this.proxy = ClientProxyFactory.create({
-      transport: Transport.RMQ,
-      options: {
-        urls: [options.url],
-        queue: namespacedQueue(options.namespace ?? '', service),
-        queueOptions: { ...RPC_QUEUE_OPTIONS },
-        persistent: true,
-        socketOptions: { heartbeatIntervalInSeconds: 30, reconnectTimeInSeconds: 1 },
-      },
+    this.proxy = new ResilientClientRMQ({
+      urls: [options.url],
+      queue: namespacedQueue(options.namespace ?? '', service),
+      queueOptions: { ...RPC_QUEUE_OPTIONS },
+      persistent: true,
+      socketOptions: { heartbeatIntervalInSeconds: 30, reconnectTimeInSeconds: 1 },
     });
   }
 

@@ -321,9 +321,9 @@ export class CheckoutsService implements OnModuleInit {
 
   /** Pay, finalize and the finalizer change a checkout one at a time (FerretDB applies no update atomically). */
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const { PAYPAL_TIMEOUT_MS, RPC_TIMEOUT_MS, RABBITMQ_NAMESPACE } = this.config;
+    const { PAYPAL_TIMEOUT_MS, RESERVE_TIMEOUT_MS, RABBITMQ_NAMESPACE } = this.config;
     // Long enough for the slowest pay: PayPal's get and refund, and two catalog requests.
-    const ttlMs = 2 * PAYPAL_TIMEOUT_MS + 2 * RPC_TIMEOUT_MS + 5000;
+    const ttlMs = 2 * PAYPAL_TIMEOUT_MS + 2 * RESERVE_TIMEOUT_MS + 5000;
     return withRedisLock(this.redis, `${RABBITMQ_NAMESPACE}checkout:lock:${id}`, fn, { ttlMs, waitMs: ttlMs });
   }
 
@@ -348,14 +348,13 @@ export class CheckoutsService implements OnModuleInit {
    * checkout is idempotent.
    */
   private async reserve(checkoutId: string, lines: LineRequest[], ttlSeconds: number): Promise<ReserveStockResponse> {
-    const timeoutMs = this.config.RPC_TIMEOUT_MS;
+    const timeoutMs = this.config.RESERVE_TIMEOUT_MS;
     const notAfter = new Date(Date.now() + timeoutMs - Math.min(1000, timeoutMs / 5)).toISOString();
-    return this.catalog.send<ReserveStockResponse>(PATTERNS.catalog.reserveStock, {
-      checkoutId,
-      lines,
-      ttlSeconds,
-      notAfter,
-    });
+    return this.catalog.send<ReserveStockResponse>(
+      PATTERNS.catalog.reserveStock,
+      { checkoutId, lines, ttlSeconds, notAfter },
+      timeoutMs,
+    );
   }
 
   private async releaseQuietly(checkoutId: string): Promise<void> {

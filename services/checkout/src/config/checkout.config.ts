@@ -69,6 +69,17 @@ export class CheckoutConfig extends ServiceConfig {
   @Max(60_000)
   PAYPAL_TIMEOUT_MS = 10_000;
 
+  /**
+   * How long checkout waits for a stock reservation. Longer than other requests: buyers racing for one product
+   * queue on its lock, and each should hear "held" or "sold out" rather than "try again" — yet well inside the
+   * gateway's 10 s.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(60_000)
+  RESERVE_TIMEOUT_MS = 8000;
+
   /** How long stock is held for a checkout that is not paid yet. */
   @Type(() => Number)
   @IsInt()

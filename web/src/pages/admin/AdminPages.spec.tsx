@@ -58,7 +58,8 @@ describe('admin layout', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open admin menu' }));
     const menu = screen.getByRole('dialog', { name: 'Admin menu' });
     await userEvent.click(within(menu).getByRole('link', { name: 'Orders' }));
-    expect(location()).toBe('/admin/orders');
+    // The router commits the navigation in a transition: wait for it rather than read it at once.
+    await waitFor(() => expect(location()).toBe('/admin/orders'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
