@@ -1,6 +1,8 @@
-// The JS a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the
-// route's page chunk, and every chunk they import statically. web/build.mjs checks the home route against its
-// budget (issue 9: 110 KB) and that no admin code is in it (issue 10); `node web/route-size.mjs [page]` prints it.
+// What a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the
+// route's page chunk, every chunk they import statically, and the CSS those chunks bring. web/build.mjs checks each
+// first route (home, a collection, a product page: any can be opened directly from a link) against the budget
+// (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); scripts/bench/web.mjs prints the figures;
+// `node web/route-size.mjs [page]` lists one route's files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,23 +10,38 @@ import { gzipSync } from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The chunks (manifest entries) `page` (e.g. "src/pages/HomePage.tsx") needs before it shows, with their sizes. */
+/** The pages a shopper can land on from a shared link or a search result, by the route that shows them. */
+export const FIRST_ROUTES = [
+  { name: 'home', route: '/', page: 'src/pages/HomePage.tsx' },
+  { name: 'collection', route: '/collections/all', page: 'src/pages/CollectionPage.tsx' },
+  { name: 'product', route: '/product/:id', page: 'src/pages/ProductPage.tsx' },
+];
+
+const gzipped = (dist, file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+
+/**
+ * What `page` (e.g. "src/pages/HomePage.tsx") needs before it shows: its JS chunks (manifest entries) and their
+ * CSS files, each with its gzipped size, and the totals `gzip` (JS) and `cssGzip`.
+ */
 export function routeChunks(page, dist = path.join(here, 'dist')) {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
   const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
   if (!manifest[page]) throw new Error(`${page} is not a chunk of the build`);
   const seen = new Map();
+  const styles = new Map();
   const visit = (key) => {
     if (seen.has(key)) return;
     const chunk = manifest[key];
-    const bytes = fs.readFileSync(path.join(dist, chunk.file));
-    seen.set(key, { key, file: chunk.file, gzip: gzipSync(bytes, { level: 9 }).length });
+    seen.set(key, { key, file: chunk.file, gzip: gzipped(dist, chunk.file) });
+    for (const file of chunk.css ?? []) if (!styles.has(file)) styles.set(file, { file, gzip: gzipped(dist, file) });
     for (const next of chunk.imports ?? []) visit(next);
   };
   visit(entry);
   visit(page);
   const chunks = [...seen.values()];
-  return { chunks, gzip: chunks.reduce((sum, c) => sum + c.gzip, 0) };
+  const css = [...styles.values()];
+  const total = (files) => files.reduce((sum, f) => sum + f.gzip, 0);
+  return { chunks, gzip: total(chunks), css, cssGzip: total(css) };
 }
 
 /** Marks of the admin area's code: its slices' action types and the chart library. */
@@ -43,7 +60,10 @@ export function adminFilesIn(chunks, dist = path.join(here, 'dist')) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const page = process.argv[2] ?? 'src/pages/HomePage.tsx';
-  const { chunks, gzip } = routeChunks(page);
-  for (const c of chunks) console.log(`${(c.gzip / 1024).toFixed(2).padStart(8)} KB  ${c.file}`);
-  console.log(`${(gzip / 1024).toFixed(2).padStart(8)} KB  gzipped JS of ${page}`);
+  const { chunks, gzip, css, cssGzip } = routeChunks(page);
+  const kb = (bytes) => `${(bytes / 1024).toFixed(2).padStart(8)} KB`;
+  for (const c of chunks) console.log(`${kb(c.gzip)}  ${c.file}`);
+  console.log(`${kb(gzip)}  gzipped JS of ${page}`);
+  for (const c of css) console.log(`${kb(c.gzip)}  ${c.file}`);
+  console.log(`${kb(cssGzip)}  gzipped CSS of ${page}`);
 }
