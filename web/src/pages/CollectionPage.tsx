@@ -87,6 +87,7 @@ export default function CollectionPage() {
           products={status === 'failed' ? [] : products}
           loading={status === 'loading' || status === 'idle'}
           error={status === 'failed' ? error : null}
+          cardHeadingLevel={2}
         />
       </div>
     </div>

@@ -47,7 +47,9 @@ export function Layout() {
         Skip to content
       </a>
       <Header />
-      <main id="main" className="flex-1" tabIndex={-1}>
+      {/* At least a screen tall: while a page and its data load, the footer waits below the fold instead of
+          showing and then being pushed down (a layout shift the shopper sees, and Lighthouse's CLS counts) */}
+      <main id="main" className="min-h-screen flex-1" tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

@@ -30,6 +30,8 @@ export function ProductDetails({ product, headingLevel = 1, eagerImage = true }:
   const [adding, setAdding] = useState(false);
 
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
+  // one level below the product's name, so a reader's heading outline never skips a level
+  const SubHeading = headingLevel === 1 ? 'h2' : 'h3';
   const image = product.images[imageIndex] ?? product.images[0];
   const maxQuantity = Math.max(1, Math.min(product.countInStock, MAX_CART_LINE_QUANTITY));
   const soldOut = product.countInStock <= 0;
@@ -180,7 +182,7 @@ export function ProductDetails({ product, headingLevel = 1, eagerImage = true }:
           {soldOut ? 'Out of stock' : adding ? 'Adding...' : 'Add to cart'}
         </button>
 
-        <h3 className="mb-2 text-lg font-semibold">Characteristics</h3>
+        <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>
         <table className="w-full text-left text-sm text-gray-700">
           <tbody>
             <tr className="border-b border-gray-200">

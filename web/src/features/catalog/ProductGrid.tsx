@@ -2,8 +2,16 @@ import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
 
-export function ProductCard({ product, eager = false }: { product: ProductJson; eager?: boolean }) {
+interface ProductCardProps {
+  product: ProductJson;
+  eager?: boolean;
+  /** The card's name is one level below the heading the grid sits under (h2 under a page's h1, h3 under a section's h2). */
+  headingLevel?: 2 | 3;
+}
+
+export function ProductCard({ product, eager = false, headingLevel = 3 }: ProductCardProps) {
   const image = product.images[0];
+  const Name = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <Link
       to={`/product/${product._id}`}
@@ -23,7 +31,7 @@ export function ProductCard({ product, eager = false }: { product: ProductJson; 
           />
         )}
       </div>
-      <h3 className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</h3>
+      <Name className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</Name>
       <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />
     </Link>
   );
@@ -35,11 +43,20 @@ interface ProductGridProps {
   error?: string | null;
   /** How many of the first cards load at once (above the fold). */
   eager?: number;
+  /** The cards' heading level: 2 where the grid is the page's content (a collection), else 3 (a section's grid). */
+  cardHeadingLevel?: 2 | 3;
   className?: string;
 }
 
 /** A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". */
-export function ProductGrid({ products, loading, error, eager = 4, className = '' }: ProductGridProps) {
+export function ProductGrid({
+  products,
+  loading,
+  error,
+  eager = 4,
+  cardHeadingLevel = 3,
+  className = '',
+}: ProductGridProps) {
   if (loading && !products.length) return <p className="py-8 text-center text-gray-600">Loading...</p>;
   if (error) return <p className="py-8 text-center text-red-700">Error: {error}</p>;
   if (!products.length) return <p className="py-8 text-center text-gray-600">No Products found.</p>;
@@ -51,7 +68,7 @@ export function ProductGrid({ products, loading, error, eager = 4, className = '
     >
       {products.map((product, i) => (
         <li key={product._id}>
-          <ProductCard product={product} eager={i < eager} />
+          <ProductCard product={product} eager={i < eager} headingLevel={cardHeadingLevel} />
         </li>
       ))}
     </ul>
