@@ -14,20 +14,20 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { STATS_DAYS } from '@shop/contracts';
-import { api, e2eEnv, login, uniqueEmail, type E2eEnv } from './support';
+import {
+  api,
+  e2eEnv,
+  expectAccessible as axeCheck,
+  expectToastAccessible as toastCheck,
+  login,
+  uniqueEmail,
+  type E2eEnv,
+} from './support';
 
 jest.setTimeout(90_000);
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: string[];
-}
 
 describe('admin area (browser)', () => {
   let env: E2eEnv;
@@ -72,29 +72,8 @@ describe('admin area (browser)', () => {
     await page.setViewportSize(DESKTOP);
   }
 
-  /**
-   * axe-core on the page as it is: no serious or critical violation (issue 10). Toasts are left out here (a
-   * stacked one fades behind the front one, which axe reads as low contrast); expectToastAccessible checks one.
-   */
-  async function expectAccessible(where: string, context = "{ exclude: [['[data-sonner-toaster]']] }") {
-    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(`
-      axe.run(${context}, { resultTypes: ['violations'] }).then((r) =>
-        r.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })),
-      )
-    `)) as Violation[];
-    expect({ where, violations }).toEqual({ where, violations: [] });
-  }
-
-  /** The toast in front, once it has settled, passes axe too (its colours on its tint, its close button). */
-  async function expectToastAccessible(text: string) {
-    const toast = page.locator('[data-sonner-toast][data-front="true"]').filter({ hasText: text });
-    await toast.waitFor();
-    await page.waitForTimeout(600); // sonner's entry animation
-    await expectAccessible(`toast "${text}"`, `{ include: [['[data-sonner-toast][data-front="true"]']] }`);
-  }
+  const expectAccessible = (where: string) => axeCheck(page, where);
+  const expectToastAccessible = (text: string) => toastCheck(page, text);
 
   /** Waits until an image with this src has loaded (the browser could fetch and decode it). */
   async function imageLoaded(p: Page, src: string) {

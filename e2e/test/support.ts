@@ -1,4 +1,7 @@
-// What the e2e suites share: where the running shop is (set by ../global-setup.mjs) and a small fetch client.
+// What the e2e suites share: where the running shop is (set by ../global-setup.mjs), a small fetch client, and
+// the accessibility check the browser journeys run on each screen (axe-core).
+import * as fs from 'node:fs';
+import type { Page } from 'playwright-core';
 
 export interface Login {
   role: string;
@@ -119,3 +122,42 @@ export function expectJsonError(res: ApiResponse, status: number): void {
 
 export const uniqueEmail = (tag: string) =>
   `e2e.${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@Example.com`;
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+let axeSource: string | undefined;
+
+/**
+ * axe-core on the page as it is: no serious or critical violation (issues 9 and 10). Toasts are left out by
+ * default (a stacked one fades behind the front one, which axe reads as low contrast); expectToastAccessible checks
+ * one. `context` is axe's, as JavaScript source.
+ */
+export async function expectAccessible(
+  page: Page,
+  where: string,
+  context = "{ exclude: [['[data-sonner-toaster]']] }",
+): Promise<void> {
+  axeSource ??= fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
+  const violations = (await page.evaluate(`
+    axe.run(${context}, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })),
+    )
+  `)) as AxeViolation[];
+  expect({ where, violations }).toEqual({ where, violations: [] });
+}
+
+/** The toast in front, once it has settled, passes axe too (its colours on its tint, its close button). */
+export async function expectToastAccessible(page: Page, text: string): Promise<void> {
+  const toast = page.locator('[data-sonner-toast][data-front="true"]').filter({ hasText: text });
+  await toast.waitFor();
+  await page.waitForTimeout(600); // sonner's entry animation
+  await expectAccessible(page, `toast "${text}"`, `{ include: [['[data-sonner-toast][data-front="true"]']] }`);
+}
