@@ -1,14 +1,18 @@
 /**
  * No Docker engine or cluster runs on the development machines, so the deployment files are
- * validated statically: they parse, reference what exists, and carry the operational settings
- * (health checks, probes, limits, non-root, read-only root filesystem) the architecture requires.
- * The kustomize overlays are rendered by a small renderer below (the subset of kustomize they use),
- * so that what a cluster would run, not only the base, is checked — e.g. that checkout never runs
- * against the fake PayPal.
+ * validated statically: against their schemas, with the libraries the real tools use (tools/deploycheck, Go:
+ * the kustomize library renders every overlay and each object is decoded strictly against the Kubernetes API
+ * types; compose-go loads the compose files against the Compose specification's JSON schema), then for the
+ * operational settings (health checks, probes, limits, non-root, read-only root filesystem, network policies)
+ * the architecture requires, and for an environment each program's own configuration loader accepts.
+ * What a cluster would run, not only the base, is checked — e.g. that checkout never runs against the fake PayPal.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig as loadGatewayConfig } from '../../gateway/src/config';
+import { loadConfig, ServiceConfig } from '../../packages/nest-common/src/config/service-config';
 
 const root = join(__dirname, '..', '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -156,75 +160,119 @@ describe('Dockerfile', () => {
   });
 });
 
-// --- k8s: a small kustomize -------------------------------------------------------------------------------
+// --- the deployment files' checker (tools/deploycheck) -----------------------------------------------------
 
 type K8s = any;
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'labels', 'resources', 'images', 'patches']);
 
 /**
- * Renders a kustomization the way `kubectl kustomize` does, for the fields our overlays use: resources (files and
- * other kustomizations), images (name → newName/newTag) and JSON 6902 patches selected by kind and name. Anything
- * else fails loudly, so that a new kind of overlay is taught here rather than silently left unchecked.
- * (namespace and labels are accepted and not applied: no check below depends on them.)
+ * Runs tools/deploycheck (built into .tools/bin when missing or stale by scripts/lib/deploycheck.mjs, a few minutes
+ * from a cold Go cache): `kustomize DIR...` renders with the kustomize library and decodes each object strictly
+ * against the Kubernetes API types; `compose FILE...` loads with compose-go against the Compose specification's
+ * JSON schema, interpolating from `env`.
  */
-function kustomize(dir: string): K8s[] {
-  const k = parse(read(`${dir}/kustomization.yaml`));
-  const unknown = Object.keys(k).filter((f) => !KUSTOMIZATION_FIELDS.has(f));
-  if (unknown.length)
-    throw new Error(`${dir}/kustomization.yaml uses ${unknown.join(', ')}: teach kustomize() in deploy-config.spec.ts`);
-  const docs: K8s[] = (k.resources ?? []).flatMap((r: string) => {
-    const p = posix.normalize(posix.join(dir, r));
-    if (!existsSync(join(root, p))) throw new Error(`${dir}/kustomization.yaml: resource ${r} does not exist`);
-    return statSync(join(root, p)).isDirectory()
-      ? kustomize(p)
-      : parseAllDocuments(read(p))
-          .map((d) => d.toJS())
-          .filter(Boolean);
+function deploycheck<T>(args: string[], env: Record<string, string> = {}): T {
+  const out = spawnSync(process.execPath, [join(root, 'scripts/lib/deploycheck.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 15 * 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GOPATH: process.env.GOPATH ?? '', ...env },
   });
-  for (const image of k.images ?? []) {
-    for (const c of docs.flatMap(containersOf)) {
-      const [, name, tag] = /^(.*?)(?::([^:/]+))?$/.exec(c.image)!;
-      if (name === image.name) c.image = `${image.newName ?? name}:${image.newTag ?? tag}`;
+  if (out.status !== 0) throw new Error(`deploycheck ${args.join(' ')} failed (${out.status}): ${out.stderr}`);
+  return JSON.parse(out.stdout) as T;
+}
+
+type Rendered = { dir: string; objects: K8s[]; errors: string[] };
+const OVERLAYS = ['dev', 'prod'] as const;
+const KUSTOMIZATIONS = ['k8s/base', ...OVERLAYS.map((o) => `k8s/overlays/${o}`)];
+const rendered: Record<string, Rendered> = {};
+let renderFailure: unknown;
+try {
+  for (const r of deploycheck<Rendered[]>(['kustomize', ...KUSTOMIZATIONS])) rendered[r.dir] = r;
+} catch (err) {
+  renderFailure = err;
+}
+const objectsOf = (dir: string): K8s[] => {
+  if (renderFailure) throw renderFailure;
+  return rendered[dir].objects;
+};
+
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+
+/** What each workload's program reads: the service's config class (or the gateway's loader), run on an env. */
+type ConfigCheck = (env: Record<string, string>) => string[];
+function configCheckOf(app: string): ConfigCheck {
+  const problemsOf = (load: () => unknown): string[] => {
+    try {
+      load();
+      return [];
+    } catch (err) {
+      return (err as { problems?: string[] }).problems ?? [String(err)];
     }
-  }
-  for (const p of k.patches ?? []) {
-    const ops = parse(p.path ? read(posix.join(dir, p.path)) : p.patch);
-    if (!Array.isArray(ops)) throw new Error(`${dir}: only JSON 6902 patches are applied here (teach kustomize())`);
-    const target = p.target ?? {};
-    const extra = Object.keys(target).filter((f) => !['kind', 'name', 'group', 'version'].includes(f));
-    if (extra.length) throw new Error(`${dir}: patch targets by ${extra.join(', ')} are not understood here`);
-    const matches = (d: K8s) =>
-      (!target.kind || d.kind === target.kind) &&
-      (!target.name || new RegExp(`^(?:${target.name})$`).test(d.metadata.name));
-    for (const d of docs.filter(matches)) applyJsonPatch(d, ops);
-  }
-  return docs;
+  };
+  if (app === 'gateway') return (env) => problemsOf(() => loadGatewayConfig(env));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- each service's own config class, found by name
+  const module = require(join(root, 'services', app, 'src/config', `${app}.config`)) as Record<string, unknown>;
+  const cls = Object.values(module).find(
+    (v): v is new () => ServiceConfig => typeof v === 'function' && v.prototype instanceof ServiceConfig,
+  );
+  if (!cls) throw new Error(`services/${app}/src/config/${app}.config.ts exports no ServiceConfig class`);
+  return (env) => problemsOf(() => loadConfig(cls, env));
 }
 
-function applyJsonPatch(doc: K8s, ops: { op: string; path: string; value?: unknown }[]): void {
-  for (const { op, path, value } of ops) {
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = keys.pop()!;
-    const parent = keys.reduce((node, key) => {
-      if (node?.[key] === undefined) throw new Error(`patch ${op} ${path}: ${key} is missing`);
-      return node[key];
-    }, doc);
-    const index = last === '-' ? parent.length : Number(last);
-    if (op === 'add') {
-      if (Array.isArray(parent)) parent.splice(index, 0, value);
-      else parent[last] = value;
-    } else if (op === 'replace' || op === 'remove') {
-      if (!(last in parent)) throw new Error(`patch ${op} ${path}: ${last} is missing`);
-      if (op === 'replace') parent[last] = value;
-      else if (Array.isArray(parent)) parent.splice(index, 1);
-      else delete parent[last];
-    } else throw new Error(`patch op ${op} is not applied here (teach applyJsonPatch())`);
-  }
+/**
+ * The problems the program's own configuration loader finds in an environment. Values from a Secret whose content
+ * is not in the manifests (prod) are unknown: they count as present, and a problem about their value is not one.
+ */
+function configProblems(app: string, env: Record<string, string>, unknownKeys: string[] = []): string[] {
+  const filled = { ...env };
+  for (const key of unknownKeys) filled[key] ??= 'from-a-secret';
+  return configCheckOf(app)(filled).filter((p) => !unknownKeys.some((key) => p.startsWith(`${key} `)));
 }
 
+describe('docker-compose.yml against the Compose specification (compose-go: JSON schema, interpolation)', () => {
+  type Loaded = { file: string; project: { services: Record<string, ComposeService> } | null; errors: string[] };
+  const checkEnv = {
+    JWT_SECRET: 'compose-check-7c1e9a3f5b2d8e4a6c0f9b1d7e3a5c8f',
+    PAYPAL_CLIENT_ID: 'a-sandbox-client-id',
+    PAYPAL_CLIENT_SECRET: 'a-sandbox-secret',
+  };
+  let loaded: Loaded[] = [];
+  let bare: Loaded[] = [];
+  let failure: unknown;
+  beforeAll(() => {
+    try {
+      loaded = deploycheck<Loaded[]>(['compose', ...composeFiles], checkEnv);
+      bare = deploycheck<Loaded[]>(['compose', 'docker-compose.yml']);
+    } catch (err) {
+      failure = err;
+    }
+  });
+
+  it.each(composeFiles)('%s is valid (no unknown or misspelled field, every reference resolves)', (file) => {
+    if (failure) throw failure;
+    expect(loaded.find((l) => l.file === file)?.errors).toEqual([]);
+  });
+
+  it('refuses to start without JWT_SECRET and the PayPal credentials', () => {
+    if (failure) throw failure;
+    const [{ errors }] = bare;
+    for (const name of ['JWT_SECRET', 'PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'])
+      expect(errors.join('\n')).toContain(`required variable ${name} is missing a value`);
+  });
+
+  it('gives every service and the gateway an environment their own configuration loader accepts', () => {
+    if (failure) throw failure;
+    const project = loaded.find((l) => l.file === 'docker-compose.yml')?.project;
+    expect(project).toBeTruthy();
+    for (const [name, svc] of Object.entries(project!.services)) {
+      const app = svc.build?.args?.APP?.replace(/^services\//, '');
+      if (!app || (app !== 'gateway' && !services.includes(app))) continue;
+      const env = Object.fromEntries(Object.entries(composeEnv(svc)).map(([k, v]) => [k, String(v ?? '')]));
+      expect({ service: name, problems: configProblems(app, env) }).toEqual({ service: name, problems: [] });
+    }
+  });
+});
 function podSpecOf(d: K8s): K8s | undefined {
   return d.kind === 'CronJob' ? d.spec.jobTemplate.spec.template.spec : d.spec?.template?.spec;
 }
@@ -400,25 +448,82 @@ describe('k8s (kustomize)', () => {
     expect(k.resources).toContain('../../base');
   });
 
+  it.each(KUSTOMIZATIONS)(
+    '%s renders, and every object is valid against the Kubernetes API (strict: unknown fields, types, required)',
+    (dir) => {
+      objectsOf(dir);
+      expect(rendered[dir].errors).toEqual([]);
+      expect(rendered[dir].objects.length).toBeGreaterThan(0);
+    },
+  );
+
+  (kubectl ? it.each(KUSTOMIZATIONS) : it.skip.each(KUSTOMIZATIONS))(
+    '%s renders the same with `kubectl kustomize` (where kubectl is installed)',
+    (dir) => {
+      const out = spawnSync('kubectl', ['kustomize', dir], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      expect(out.stderr).toBe('');
+      const id = (d: K8s) => `${d.kind}/${d.metadata.namespace ?? ''}/${d.metadata.name}`;
+      const sorted = (ds: K8s[]) => [...ds].sort((a, b) => id(a).localeCompare(id(b)));
+      const byKubectl = parseAllDocuments(out.stdout)
+        .map((d) => d.toJS())
+        .filter(Boolean);
+      expect(sorted(byKubectl)).toEqual(sorted(objectsOf(dir)));
+    },
+  );
+
   describe.each([
     ['dev', PAYPAL_SANDBOX],
     ['prod', PAYPAL_LIVE],
   ])('overlay %s, rendered', (overlay, paypalBase) => {
     let rendered: K8s[] = [];
-    let renderError: unknown;
-    try {
-      rendered = kustomize(`k8s/overlays/${overlay}`);
-    } catch (err) {
-      renderError = err;
-    }
-
-    it('renders', () => {
-      if (renderError) throw renderError;
+    beforeAll(() => {
+      rendered = objectsOf(`k8s/overlays/${overlay}`);
     });
 
     it('deploys every Deployment of the base', () => {
       const names = (ds: K8s[]) => ds.filter((d) => d.kind === 'Deployment').map((d) => d.metadata.name);
       expect(names(rendered).sort()).toEqual(names(docs).sort());
+    });
+
+    it('gives every service, seed Job and the gateway an environment their own configuration loader accepts', () => {
+      // the Secret's content where the overlay generates it (dev); otherwise its keys are known, not its values
+      const secrets = new Map<string, Record<string, string>>(
+        rendered
+          .filter((d) => d.kind === 'Secret')
+          .map((d) => [
+            d.metadata.name,
+            Object.fromEntries(
+              Object.entries((d.data ?? {}) as Record<string, string>).map(([k, v]) => [
+                k,
+                Buffer.from(v, 'base64').toString(),
+              ]),
+            ),
+          ]),
+      );
+      const workloads = rendered.filter((d) => ['Deployment', 'Job'].includes(d.kind));
+      let checked = 0;
+      for (const d of workloads) {
+        const app = d.metadata.name.replace(/-seed$/, '');
+        if (app !== 'gateway' && !services.includes(app)) continue;
+        const container = containersOf(d)[0];
+        const env: Record<string, string> = {};
+        const unknown: string[] = [];
+        for (const [name, e] of Object.entries(effectiveEnv(rendered, container))) {
+          if (e.value !== undefined) env[name] = e.value;
+          else if (e.secret && secrets.has(e.secret.name)) {
+            const value = secrets.get(e.secret.name)![e.secret.key];
+            if (value !== undefined) env[name] = value;
+          } else unknown.push(name);
+        }
+        const workload = `${d.kind}/${d.metadata.name}`;
+        expect({ workload, problems: configProblems(app, env, unknown) }).toEqual({ workload, problems: [] });
+        checked += 1;
+      }
+      expect(checked).toBeGreaterThanOrEqual(services.length + 1);
     });
 
     it(`runs checkout in production against PayPal itself (${paypalBase}), credentials from shop-secrets`, () => {
@@ -453,6 +558,81 @@ describe('k8s (kustomize)', () => {
       it('runs released images only (every base image mapped to the registry with a version)', () => {
         for (const c of rendered.flatMap(containersOf)) expect(c.image).toMatch(/^registry\.[^/]+\/.+:\d[\w.-]*$/);
       });
+
+    if (overlay === 'prod')
+      it('takes MongoDB, Redis and RabbitMQ as external services: no StatefulSet, no Secret generated', () => {
+        expect(rendered.filter((d) => ['StatefulSet', 'Secret'].includes(d.kind))).toEqual([]);
+      });
+
+    if (overlay === 'dev') {
+      const INFRA = { mongo: 27017, redis: 6379, rabbitmq: 5672 } as const;
+
+      it.each(Object.entries(INFRA))(
+        'runs %s as a StatefulSet with a volume, a Service, probes, limits and a non-root user',
+        (name, port) => {
+          const sts = rendered.find((d) => d.kind === 'StatefulSet' && d.metadata.name === name);
+          expect(sts.metadata.namespace).toBe('nfl-shop');
+          const pod = sts.spec.template.spec;
+          expect(pod.securityContext.runAsNonRoot).toBe(true);
+          const [c] = pod.containers;
+          expect(c.readinessProbe && c.livenessProbe).toBeTruthy();
+          expect(c.resources.limits).toEqual(
+            expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }),
+          );
+          expect(c.securityContext.allowPrivilegeEscalation).toBe(false);
+          const [claim] = sts.spec.volumeClaimTemplates;
+          expect(c.volumeMounts.map((m: K8s) => m.name)).toContain(claim.metadata.name);
+          const service = rendered.find((d) => d.kind === 'Service' && d.metadata.name === name);
+          expect(sts.spec.serviceName).toBe(name);
+          expect(service.spec.selector).toEqual(sts.spec.selector.matchLabels);
+          expect(service.spec.ports.map((p: K8s) => p.port)).toContain(port);
+        },
+      );
+
+      it('generates shop-secrets (dev-only values) with every key a workload reads, pointing at the StatefulSets', () => {
+        const secret = rendered.find((d) => d.kind === 'Secret' && d.metadata.name === 'shop-secrets');
+        expect(secret.metadata.namespace).toBe('nfl-shop');
+        const data = Object.fromEntries(
+          Object.entries(secret.data as Record<string, string>).map(([k, v]) => [
+            k,
+            Buffer.from(v, 'base64').toString(),
+          ]),
+        );
+        const needed = rendered
+          .flatMap(containersOf)
+          .flatMap((c) => c.env ?? [])
+          .map((e: K8s) => e.valueFrom?.secretKeyRef)
+          .filter((ref: K8s) => ref && ref.name === 'shop-secrets' && !ref.optional)
+          .map((ref: K8s) => ref.key);
+        for (const key of new Set(needed)) expect({ key, present: key in data }).toEqual({ key, present: true });
+        for (const s of services) expect(data[`MONGO_URI_${s.toUpperCase()}`]).toBe(`mongodb://mongo:27017/shop_${s}`);
+        expect(data.REDIS_URL).toBe('redis://redis:6379');
+        expect(data.RABBITMQ_URL).toBe(
+          `amqp://${data.RABBITMQ_DEFAULT_USER}:${data.RABBITMQ_DEFAULT_PASS}@rabbitmq:5672`,
+        );
+        expect(read('k8s/overlays/dev/dev-secrets.env')).toMatch(/DEV ONLY/);
+      });
+
+      it.each(services)('lets %s reach MongoDB, Redis and RabbitMQ in the cluster (egress and their ingress)', (s) => {
+        const policies = rendered.filter((d) => d.kind === 'NetworkPolicy');
+        const labels = rendered.find((d) => d.kind === 'Deployment' && d.metadata.name === s).spec.template.metadata
+          .labels;
+        const ports = (rules: K8s[]) => rules.flatMap((r) => (r.ports ?? []).map((p: K8s) => p.port));
+        const egress = policies
+          .filter((p) => p.spec.policyTypes.includes('Egress') && selects(p, labels))
+          .flatMap((p) => p.spec.egress ?? []);
+        for (const [name, port] of Object.entries(INFRA)) {
+          const podLabels = rendered.find((d) => d.kind === 'StatefulSet' && d.metadata.name === name).spec.template
+            .metadata.labels;
+          expect({ name, egress: ports(egress) }).toEqual({ name, egress: expect.arrayContaining([port]) });
+          const ingress = policies
+            .filter((p) => p.spec.policyTypes.includes('Ingress') && selects(p, podLabels))
+            .flatMap((p) => p.spec.ingress ?? [])
+            .filter((r: K8s) => (r.from ?? []).some((f: K8s) => selects({ metadata: {}, spec: f }, labels)));
+          expect({ name, ingress: ports(ingress) }).toEqual({ name, ingress: expect.arrayContaining([port]) });
+        }
+      });
+    }
   });
 
   it('mentions the fake PayPal nowhere in k8s/ (its credentials, its package, PAYPAL_MODE=fake)', () => {
