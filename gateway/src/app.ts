@@ -4,7 +4,8 @@ import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
-import { createCatalogCache, type CatalogCache } from './catalog-cache';
+// The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
+import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
@@ -90,17 +91,17 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
 
   /**
-   * The fast lane: a catalogue cache hit is answered before Express (whose router and per-request helmet
-   * cost more than the hit itself), with the same request id, access-log line and security headers (as
-   * helmet computed them once at boot). CORS requests (an Origin header with CORS_ORIGINS set) and every
-   * miss take the full Express path.
+   * The fast lane: a cacheable catalogue read (hit or miss) is answered before Express, whose router and
+   * per-request helmet cost more than a hit itself, with the same request id, access-log line and security
+   * headers (as helmet computed them once at boot). CORS requests (an Origin header with CORS_ORIGINS set) and
+   * everything else take the full Express path.
    */
   const securityHeaderList = catalogCache ? staticSecurityHeaders(security)?.flat() : undefined;
   const onRequest =
     catalogCache && securityHeaderList
       ? (req: IncomingMessage, res: ServerResponse): void => {
-          const hit = cors && req.headers.origin !== undefined ? undefined : catalogCache.lookup(req);
-          if (hit === undefined) {
+          const fast = cors && req.headers.origin !== undefined ? undefined : catalogCache.fastLane(req);
+          if (fast === undefined) {
             app(req, res);
             return;
           }
@@ -108,7 +109,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
           const requestId = assignRequestId(req);
           logWhenDone(req, res, logger, requestId, started);
           try {
-            catalogCache.serveHit(req, res, hit, [REQUEST_ID_HEADER, requestId, ...securityHeaderList]);
+            fast(res, [REQUEST_ID_HEADER, requestId, ...securityHeaderList]);
           } catch (err) {
             logger.error({ requestId, err }, 'unhandled error');
             if (!sendError(res, 500, MESSAGES.internal)) res.destroy();

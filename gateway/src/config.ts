@@ -172,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     logLevel,
     catalogCache: {
       enabled: onOff('CATALOG_CACHE', true),
-      maxEntries: int('CATALOG_CACHE_MAX_ENTRIES', 500, 1, 1_000_000),
+      maxEntries: int('CATALOG_CACHE_MAX_ENTRIES', 20_000, 1, 1_000_000),
       maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
       prefix: catalogCachePrefix,
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),

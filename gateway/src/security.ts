@@ -5,7 +5,11 @@ import { REQUEST_ID_HEADER } from '@shop/contracts';
 import type { GatewayConfig } from './config';
 
 const PAYPAL = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'];
-/** The dev fake PayPal runs on another local port; only outside production. */
+/**
+ * Outside production only: the dev fake PayPal runs on another local port, and catalog writes image URLs with the
+ * gateway's origin (ASSET_URL_PREFIX, http://localhost:8080 in development), which a page opened as 127.0.0.1 must
+ * still load.
+ */
 const LOCAL_DEV = ['http://127.0.0.1:*', 'http://localhost:*'];
 
 /**
@@ -25,7 +29,7 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
         scriptSrc: ["'self'", ...PAYPAL],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...PAYPAL],
+        imgSrc: ["'self'", 'data:', 'blob:', ...PAYPAL, ...(production ? [] : LOCAL_DEV)],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...PAYPAL, ...(production ? [] : LOCAL_DEV)],
         frameSrc: ["'self'", ...PAYPAL],

@@ -619,10 +619,10 @@ describe('catalogue cache helpers and configuration', () => {
     expect(acceptsGzip(undefined)).toBe(false);
   });
 
-  it('is on by default with 500 entries, the dev version key and a 1 s poll', () => {
+  it('is on by default with 20,000 entries, the dev version key and a 1 s poll', () => {
     expect(loadConfig({}).catalogCache).toEqual({
       enabled: true,
-      maxEntries: 500,
+      maxEntries: 20_000,
       maxBytes: 64 * 1024 * 1024,
       prefix: '',
       versionPollMs: 1000,

@@ -1,68 +1,60 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@shop/nest-common';
-import type { Request, Response } from 'express';
 import type Redis from 'ioredis';
-import { createHash } from 'node:crypto';
 import { CatalogConfig } from '../config/catalog.config';
+import { purgedKeysOf, type CatalogChange, type StockWrite } from './catalog-change';
 
 const noop = () => undefined;
 
-/** INCR the catalog version and announce the new value, in one round trip. */
-const BUMP = `local v = redis.call('incr', KEYS[1]) redis.call('publish', KEYS[1], tostring(v)) return v`;
-
-/** A public response, serialised once and sent as bytes to every later request. */
-export interface CachedResponse {
-  body: Buffer;
-  etag: string;
-}
-
-export function serialise(value: unknown): CachedResponse {
-  const body = Buffer.from(JSON.stringify(value), 'utf8');
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  return { body, etag };
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
+/** Versions a replica can fall behind and still catch up from the log (about 17 minutes of 10 changes a second). */
+export const CHANGE_LOG_LENGTH = 10_000;
 
 /**
- * Sends a cached response with its ETag, or 304 when the client already has it. Clients must
- * revalidate every time (`no-cache`): an admin edit shows on the very next request.
+ * One change, atomically: INCR the version, log the change under it (trimmed to the last ARGV[3] versions), and
+ * PUBLISH `<version>[ <purged key>…]` on the channel named like the version key.
  */
-export function sendCached(req: Request, res: Response, cached: CachedResponse): void {
-  res.setHeader('ETag', cached.etag);
-  res.setHeader('Cache-Control', 'public, no-cache');
-  if (etagMatches(req.headers['if-none-match'], cached.etag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', cached.body.length);
-  res.statusCode = 200;
-  res.end(cached.body);
+const RECORD = `
+local v = redis.call('incr', KEYS[1])
+redis.call('zadd', KEYS[2], v, v .. ' ' .. ARGV[1])
+redis.call('zremrangebyscore', KEYS[2], '-inf', v - tonumber(ARGV[3]))
+if ARGV[2] == '' then redis.call('publish', KEYS[1], tostring(v)) else redis.call('publish', KEYS[1], v .. ' ' .. ARGV[2]) end
+return v`;
+
+function keysOf(namespace: string): { version: string; log: string } {
+  return { version: `${namespace}catalog:version`, log: `${namespace}catalog:changes` };
+}
+
+/** Records a change (see RECORD) and returns its version. The seed program uses it without a running service. */
+export async function recordChange(redis: Redis, namespace: string, change: CatalogChange): Promise<number> {
+  const keys = keysOf(namespace);
+  const version = await redis.eval(
+    RECORD,
+    2,
+    keys.version,
+    keys.log,
+    JSON.stringify(change),
+    purgedKeysOf(change).join(' '),
+    CHANGE_LOG_LENGTH,
+  );
+  return Number(version);
 }
 
 /**
- * Public catalogue reads from memory, correct on every replica at once.
+ * Keeps every replica's in-memory catalogue (and the gateway's cache) coherent with the database.
  *
- * Every write to a product (admin edit, stock change, sale) bumps one Redis counter
- * (`<namespace>catalog:version`, also PUBLISHed on the channel of that name) *after* the database write. Each read costs one Redis GET of that counter; responses are kept per replica in
- * a bounded in-process map keyed by the counter, so a bump empties every replica's map at its next
- * request. A read that raced a write can only have cached under the old counter value, which no one
- * reads again. Without Redis, reads go to the database (slower, never stale).
+ * Every write that changes what a public read shows is recorded *after* the database write: the Redis counter
+ * `<namespace>catalog:version` goes up by one, the change is logged under the new version in the sorted set
+ * `<namespace>catalog:changes`, and the new version is PUBLISHed (with the surrogate keys it purges) on the
+ * channel named like the counter. A replica reads the counter before each public read (see readVersion) and
+ * replays the logged changes it has not seen yet, so a write that finished before a request arrived shows in
+ * that request's answer on every replica. A stock write carries its new levels, so replaying it needs no
+ * database round trip; an admin edit is reloaded from the database; a gap in the log means a full reload.
  */
 @Injectable()
 export class CatalogCache {
   private readonly logger = new Logger(CatalogCache.name);
-  private readonly versionKey: string;
-  private readonly maxEntries: number;
-  private version: string | undefined;
-  private readonly entries = new Map<string, CachedResponse>();
-  private readonly inflight = new Map<string, Promise<CachedResponse>>();
+  private readonly namespace: string;
+  private readonly keys: { version: string; log: string };
   /** The version GET on the wire, and the one that will follow it (see readVersion). */
   private sent?: Promise<string>;
   private queued?: Promise<string>;
@@ -71,8 +63,8 @@ export class CatalogCache {
     @Inject(REDIS) private readonly redis: Redis,
     config: CatalogConfig,
   ) {
-    this.versionKey = `${config.RABBITMQ_NAMESPACE}catalog:version`;
-    this.maxEntries = config.CATALOG_CACHE_ENTRIES;
+    this.namespace = config.RABBITMQ_NAMESPACE;
+    this.keys = keysOf(this.namespace);
   }
 
   /**
@@ -90,7 +82,7 @@ export class CatalogCache {
   }
 
   private send(): Promise<string> {
-    const get = this.redis.get(this.versionKey).then((v) => v ?? '0');
+    const get = this.redis.get(this.keys.version).then((v) => v ?? '0');
     this.sent = get;
     get.then(noop, noop).then(() => {
       if (this.sent === get) this.sent = undefined;
@@ -98,70 +90,47 @@ export class CatalogCache {
     return get;
   }
 
-  /** The cached bytes for `key` if this replica holds them for the current version; never computes. */
-  async peek(key: string): Promise<CachedResponse | undefined> {
-    if (this.maxEntries === 0) return undefined;
-    let version: string;
-    try {
-      version = await this.readVersion();
-    } catch {
-      return undefined;
-    }
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-      return undefined;
-    }
-    return this.entries.get(key);
-  }
-
-  /** The cached bytes for `key`, computing (once, however many ask at the same time) on a miss. */
-  async get(key: string, compute: () => Promise<unknown>): Promise<CachedResponse> {
-    let version: string;
-    try {
-      version = await this.readVersion();
-    } catch (err) {
-      this.logger.warn(`catalog version unreadable, serving uncached: ${(err as Error).message}`);
-      return serialise(await compute());
-    }
-    if (this.maxEntries === 0) return serialise(await compute());
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-    }
-    const hit = this.entries.get(key);
-    if (hit) return hit;
-
-    const flightKey = `${version}\u0000${key}`;
-    const running = this.inflight.get(flightKey);
-    if (running) return running;
-    const computing = compute()
-      .then((value) => {
-        const cached = serialise(value);
-        // Store only if no newer version was seen meanwhile: the map belongs to this.version.
-        if (this.version === version) {
-          if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-          this.entries.set(key, cached);
-        }
-        return cached;
-      })
-      .finally(() => this.inflight.delete(flightKey));
-    this.inflight.set(flightKey, computing);
-    return computing;
-  }
-
   /**
-   * Call after every write that changes what a public read shows. Bumps the counter and PUBLISHes the
-   * new value on the channel of the same name (the gateway's cache of catalogue reads listens there).
+   * The changes of versions `from + 1 … to`, in order; undefined when the log cannot tell them all (trimmed,
+   * or a version bumped without a log entry): the caller then reloads everything.
    */
-  async invalidate(): Promise<void> {
+  async changesSince(from: number, to: number): Promise<CatalogChange[] | undefined> {
+    const members = await this.redis.zrangebyscore(this.keys.log, `(${from}`, to);
+    if (members.length !== to - from) return undefined;
+    const changes: CatalogChange[] = [];
+    for (const [i, member] of members.entries()) {
+      const space = member.indexOf(' ');
+      if (Number(member.slice(0, space)) !== from + 1 + i) return undefined;
+      changes.push(JSON.parse(member.slice(space + 1)) as CatalogChange);
+    }
+    return changes;
+  }
+
+  /** Anything may have changed (products written behind the service's back): every replica reloads everything. */
+  invalidate(): Promise<void> {
+    return this.record({ all: true });
+  }
+
+  /** An admin created, edited or deleted these products. */
+  productsEdited(productIds: string[]): Promise<void> {
+    return this.record({ edited: productIds.map((id) => id.toLowerCase()) });
+  }
+
+  /** A stock write set these values. Call it under the product's lock, so that writes are logged in order. */
+  stockChanged(productId: string, write: StockWrite, soldChanged: boolean): Promise<void> {
+    return this.record({ stock: { productId: productId.toLowerCase(), write, soldChanged } });
+  }
+
+  private async record(change: CatalogChange): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.redis.eval(BUMP, 1, this.versionKey);
+        await recordChange(this.redis, this.namespace, change);
         return;
       } catch (err) {
         if (attempt >= 3) {
-          this.logger.error(`catalog version not bumped: replicas may serve a stale list: ${(err as Error).message}`);
+          this.logger.error(
+            `catalog change not recorded: replicas may serve stale products: ${(err as Error).message}`,
+          );
           return;
         }
       }

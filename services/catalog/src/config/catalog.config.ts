@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { ServiceConfig } from '@shop/nest-common';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +38,17 @@ export class CatalogConfig extends ServiceConfig {
   })
   UPLOADS_PUBLIC_URL = '/uploads';
 
+  /**
+   * Put before stored image paths (`/uploads/...`) in every answer, so that clients on other origins can load
+   * them: the shop's public origin, e.g. https://shop.example.com. `relative` leaves them as paths. Unset: the
+   * gateway's address in development, relative otherwise (see asset-urls.ts).
+   */
+  @IsOptional()
+  @Matches(/^(relative|https?:\/\/[^\s/]+(\/\S*[^/])?)$/, {
+    message: 'ASSET_URL_PREFIX must be `relative` or an http(s) URL without a trailing slash',
+  })
+  ASSET_URL_PREFIX?: string;
+
   /** Largest accepted upload, in bytes (API.md: 5 MB). */
   @Type(() => Number)
   @IsInt()
@@ -56,10 +67,4 @@ export class CatalogConfig extends ServiceConfig {
   @IsInt()
   @Min(50)
   RESERVATION_SWEEP_MS = 5000;
-
-  /** Pre-serialised public responses kept in memory per replica. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  CATALOG_CACHE_ENTRIES = 500;
 }

@@ -19,6 +19,8 @@ export const FILTER_KEYS = [
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 export const SEARCH_MAX_LENGTH = 100;
+export const NEW_ARRIVALS_COUNT = 8;
+export const SIMILAR_COUNT = 4;
 export const LIMIT_MAX = 100;
 const LIST_MAX_VALUES = 20;
 
@@ -162,6 +164,12 @@ export function toMongoFilter(q: ProductListQuery): MongoFilter {
 }
 
 export const NEWEST_FIRST: MongoSort = { createdAt: -1, _id: -1 };
+
+/** Similar products: best rated first, then most sold. */
+export const SIMILAR_ORDER: MongoSort = { rating: -1, soldCount: -1, _id: 1 };
+
+/** The best seller is the first of this order: most units sold; rating, then reviews, break ties. */
+export const BEST_SELLER_ORDER: MongoSort = { soldCount: -1, rating: -1, numReviews: -1, _id: 1 };
 
 /** Every order ends in a unique key, so equal prices or ratings never shuffle between requests. */
 export function toMongoSort(sortBy: ProductListQuery['sortBy']): MongoSort {

@@ -5,8 +5,11 @@ function iso(value: unknown): string {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 }
 
-/** The one shape a product leaves this service in (API.md "Products"): pounds at the edge, no internals. */
-export function toProductJson(p: LeanProduct): ProductJson {
+/**
+ * The one shape a product leaves this service in (API.md "Products"): pounds at the edge, no internals, image
+ * URLs as clients load them (`toPublicUrl`, see asset-urls.ts).
+ */
+export function toProductJson(p: LeanProduct, toPublicUrl: (url: string) => string): ProductJson {
   const json: ProductJson = {
     _id: String(p._id),
     name: p.name,
@@ -21,7 +24,7 @@ export function toProductJson(p: LeanProduct): ProductJson {
     collections: p.collections ?? '',
     material: p.material ?? '',
     gender: p.gender,
-    images: (p.images ?? []).map((i) => ({ url: i.url, altText: i.altText ?? '' })),
+    images: (p.images ?? []).map((i) => ({ url: toPublicUrl(i.url), altText: i.altText ?? '' })),
     rating: p.rating ?? 0,
     numReviews: p.numReviews ?? 0,
     isFeatured: !!p.isFeatured,

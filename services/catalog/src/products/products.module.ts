@@ -1,8 +1,10 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
+import { CatalogueReadModel } from '../read-model/catalogue-read-model';
+import { PublicReads } from '../read-model/public-reads';
+import { PublicReadsLane } from '../read-model/public-reads.lane';
 import { AdminProductsController } from './admin-products.controller';
-import { CachedReadsMiddleware } from './cached-reads.middleware';
 import { ProductLocks } from './product-locks';
 import { Product, ProductSchema } from './product.schema';
 import { ProductsController } from './products.controller';
@@ -12,11 +14,7 @@ import { ProductsService } from './products.service';
 @Module({
   imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }])],
   controllers: [ProductsController, AdminProductsController, ProductsMessages],
-  providers: [ProductsService, ProductLocks, CatalogCache],
-  exports: [ProductsService, ProductLocks, CatalogCache, MongooseModule],
+  providers: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, PublicReads, PublicReadsLane],
+  exports: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, MongooseModule],
 })
-export class ProductsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CachedReadsMiddleware).forRoutes(ProductsController);
-  }
-}
+export class ProductsModule {}

@@ -5,25 +5,34 @@ import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { CatalogCache } from '../cache/catalog-cache';
+import { assetUrlsOf, type AssetUrls } from '../config/asset-urls';
+import { CatalogConfig } from '../config/catalog.config';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
 import { ProductLocks } from './product-locks';
-import { NEWEST_FIRST, toMongoFilter, toMongoSort, type ProductListQuery } from './product-query';
+import {
+  BEST_SELLER_ORDER,
+  NEW_ARRIVALS_COUNT,
+  NEWEST_FIRST,
+  SIMILAR_COUNT,
+  SIMILAR_ORDER,
+  toMongoFilter,
+  toMongoSort,
+  type ProductListQuery,
+} from './product-query';
 import { Product, type LeanProduct } from './product.schema';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 export const SKU_EXISTS = 'SKU already exists';
 export const NO_BEST_SELLER = 'No best seller found';
-export const NEW_ARRIVALS_COUNT = 8;
-export const SIMILAR_COUNT = 4;
 
 type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice'> & {
   pricePence?: number;
   originalPricePence?: number | null;
 };
 
-/** The writable fields of a DTO, in storage form (pence), leaving out what was not sent. */
-function toStored(dto: CreateProductDto | UpdateProductDto): ProductFields {
+/** The writable fields of a DTO, in storage form (pence, relative image URLs), leaving out what was not sent. */
+function toStored(dto: CreateProductDto | UpdateProductDto, assets: AssetUrls): ProductFields {
   const { price, originalPrice, ...rest } = dto;
   const out: ProductFields = {} as ProductFields;
   for (const [key, value] of Object.entries(rest)) {
@@ -32,25 +41,34 @@ function toStored(dto: CreateProductDto | UpdateProductDto): ProductFields {
   if (typeof price === 'number') out.pricePence = toPence(price);
   if (typeof originalPrice === 'number') out.originalPricePence = toPence(originalPrice);
   else if (originalPrice === null) out.originalPricePence = null;
+  if (out.images) out.images = out.images.map((image) => ({ ...image, url: assets.toStored(image.url) }));
   return out;
 }
 
 /** Reads and admin writes of products. Stock moves through StockService, under the same per-product lock. */
 @Injectable()
 export class ProductsService {
+  private readonly assets: AssetUrls;
+  private readonly toJson: (p: LeanProduct) => ProductJson;
+
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
     private readonly locks: ProductLocks,
     private readonly cache: CatalogCache,
     private readonly events: EventBus,
-  ) {}
+    config: CatalogConfig,
+  ) {
+    this.assets = assetUrlsOf(config);
+    this.toJson = (p) => toProductJson(p, this.assets.toPublic);
+  }
 
-  // ------------------------------------------------------------------ public reads (published only)
+  // ---------------------------------------- public reads from the database (published only): the read model
+  // answers them (read-model/); these run while Redis is away, and are what the read model is tested against.
 
   async list(q: ProductListQuery): Promise<ProductJson[]> {
     let query = this.products.find(toMongoFilter(q), PRODUCT_PROJECTION).sort(toMongoSort(q.sortBy));
     if (q.limit > 0) query = query.limit(q.limit);
-    return (await query.lean<LeanProduct[]>().exec()).map(toProductJson);
+    return (await query.lean<LeanProduct[]>().exec()).map(this.toJson);
   }
 
   async newArrivals(): Promise<ProductJson[]> {
@@ -60,18 +78,18 @@ export class ProductsService {
       .limit(NEW_ARRIVALS_COUNT)
       .lean<LeanProduct[]>()
       .exec();
-    return docs.map(toProductJson);
+    return docs.map(this.toJson);
   }
 
   /** Most units sold by placed orders; rating (then reviews) breaks ties and decides while nothing is sold. */
   async bestSeller(): Promise<ProductJson> {
     const doc = await this.products
       .findOne({ isPublished: true }, PRODUCT_PROJECTION)
-      .sort({ soldCount: -1, rating: -1, numReviews: -1, _id: 1 })
+      .sort(BEST_SELLER_ORDER)
       .lean<LeanProduct>()
       .exec();
     if (!doc) throw new NotFoundException(NO_BEST_SELLER);
-    return toProductJson(doc);
+    return this.toJson(doc);
   }
 
   async similar(id: string): Promise<ProductJson[]> {
@@ -85,11 +103,11 @@ export class ProductsService {
         { isPublished: true, gender: product.gender, category: product.category, _id: { $ne: product._id } },
         PRODUCT_PROJECTION,
       )
-      .sort({ rating: -1, soldCount: -1, _id: 1 })
+      .sort(SIMILAR_ORDER)
       .limit(SIMILAR_COUNT)
       .lean<LeanProduct[]>()
       .exec();
-    return docs.map(toProductJson);
+    return docs.map(this.toJson);
   }
 
   async findPublished(id: string): Promise<ProductJson> {
@@ -98,14 +116,14 @@ export class ProductsService {
       .lean<LeanProduct>()
       .exec();
     if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    return toProductJson(doc);
+    return this.toJson(doc);
   }
 
   // ------------------------------------------------------------------ admin
 
   async listAll(): Promise<ProductJson[]> {
     const docs = await this.products.find({}, PRODUCT_PROJECTION).sort(NEWEST_FIRST).lean<LeanProduct[]>().exec();
-    return docs.map(toProductJson);
+    return docs.map(this.toJson);
   }
 
   /** Every product, published or not (the admin dashboard's count). */
@@ -116,11 +134,11 @@ export class ProductsService {
   async findAny(id: string): Promise<ProductJson> {
     const doc = await this.products.findById(id, PRODUCT_PROJECTION).lean<LeanProduct>().exec();
     if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    return toProductJson(doc);
+    return this.toJson(doc);
   }
 
   async create(dto: CreateProductDto): Promise<ProductJson> {
-    const fields = toStored(dto);
+    const fields = toStored(dto, this.assets);
     const explicitSku = fields.sku !== undefined;
     for (let attempt = 1; ; attempt++) {
       const sku = fields.sku ?? `NFL-${randomBytes(4).toString('hex').toUpperCase()}`;
@@ -137,7 +155,7 @@ export class ProductsService {
   }
 
   async update(id: string, dto: UpdateProductDto): Promise<ProductJson> {
-    const fields = toStored(dto);
+    const fields = toStored(dto, this.assets);
     await this.locks.withProduct(id, async () => {
       const doc = await this.products.findById(id).exec();
       if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
@@ -161,13 +179,13 @@ export class ProductsService {
       const result = await this.products.deleteOne({ _id: id }).exec();
       if (result.deletedCount === 0) throw new NotFoundException(PRODUCT_NOT_FOUND);
     });
-    await this.cache.invalidate();
+    await this.cache.productsEdited([id]);
     this.events.notify<ProductDeletedEvent>(EVENTS.catalog.productDeleted, { productId: id });
   }
 
-  /** After any write that public reads show: every replica's cache turns over, and other services hear of it. */
-  async changed(productId: string): Promise<void> {
-    await this.cache.invalidate();
+  /** After an admin write: every replica's read model reloads the product, and other services hear of it. */
+  private async changed(productId: string): Promise<void> {
+    await this.cache.productsEdited([productId]);
     this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
   }
 }

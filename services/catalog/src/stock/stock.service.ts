@@ -23,6 +23,7 @@ import {
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
+import { assetUrlsOf } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
 import { ProductLocks } from '../products/product-locks';
 import { Product, STOCK_JOURNAL_LENGTH, type LeanProduct } from '../products/product.schema';
@@ -149,7 +150,7 @@ export class StockService implements OnModuleInit {
       const described: PricedLine = {
         ...base,
         name: product.name,
-        image: product.images?.[0]?.url ?? '',
+        image: assetUrlsOf(this.config).toPublic(product.images?.[0]?.url ?? ''),
         unitPricePence: product.pricePence,
         price: toPounds(product.pricePence),
         sizes: product.sizes,
@@ -285,7 +286,7 @@ export class StockService implements OnModuleInit {
       });
     });
 
-    await this.changed(changed);
+    this.changed(changed);
     return { checkoutId, expiresAt: expiresAt.toISOString(), lines: reserved };
   }
 
@@ -301,7 +302,7 @@ export class StockService implements OnModuleInit {
       const quantity = await this.locks.withProduct(candidate.productId, () => this.releaseOne(candidate._id));
       if (quantity > 0) released.push({ productId: candidate.productId, quantity });
     }
-    await this.changed(released.map((r) => r.productId));
+    this.changed(released.map((r) => r.productId));
     return { checkoutId, released };
   }
 
@@ -348,7 +349,7 @@ export class StockService implements OnModuleInit {
       });
       if (did) changed.push(productId);
     }
-    await this.changed(changed);
+    this.changed(changed);
   }
 
   /** orders.order.cancelled: sold units go back on the shelf, once. A later "placed" for the checkout changes nothing. */
@@ -374,7 +375,7 @@ export class StockService implements OnModuleInit {
       });
       if (did) changed.push(productId);
     }
-    await this.changed(changed);
+    this.changed(changed);
   }
 
   private orderRefs(event: OrderPlacedEvent | OrderCancelledEvent): { checkoutId: string; items: Map<string, number> } {
@@ -428,7 +429,7 @@ export class StockService implements OnModuleInit {
       });
     }
     if (changed.length) this.logger.log(`${changed.length} expired reservation(s) released`);
-    await this.changed(changed);
+    this.changed(changed);
     return changed.length;
   }
 
@@ -463,19 +464,29 @@ export class StockService implements OnModuleInit {
     if (!p) return 'missing'; // deleted meanwhile: nothing to give back to
     const journal = p.stockJournal ?? [];
     if (journal.includes(opKey)) return 'already';
-    const next = change({ countInStock: p.countInStock, soldCount: p.soldCount ?? 0 });
+    const soldBefore = p.soldCount ?? 0;
+    const next = change({ countInStock: p.countInStock, soldCount: soldBefore });
+    const countInStock = Math.max(0, next.countInStock);
+    const soldCount = Math.max(0, next.soldCount);
+    // updatedAt set here rather than by mongoose, so that the change log can carry it to every read model.
+    const updatedAt = new Date();
     await this.products
       .updateOne(
         { _id: p._id },
         {
           $set: {
-            countInStock: Math.max(0, next.countInStock),
-            soldCount: Math.max(0, next.soldCount),
+            countInStock,
+            soldCount,
+            updatedAt,
             stockJournal: [...journal, opKey].slice(-STOCK_JOURNAL_LENGTH),
           },
         },
+        { timestamps: false },
       )
       .exec();
+    // Still under the product's lock: writes reach the change log in the order they were made.
+    const write = { countInStock, soldCount, updatedAt: updatedAt.toISOString() };
+    await this.cache.stockChanged(productId, write, soldCount !== soldBefore);
     return 'applied';
   }
 
@@ -520,9 +531,8 @@ export class StockService implements OnModuleInit {
     );
   }
 
-  private async changed(productIds: string[]): Promise<void> {
-    if (!productIds.length) return;
-    await this.cache.invalidate();
+  /** Other services hear of every product whose stock changed (the read models already know: applyToProduct). */
+  private changed(productIds: string[]): void {
     for (const productId of new Set(productIds)) {
       this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
     }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { assetUrlsOf } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
 import { sniffImageType, UNSUPPORTED_IMAGE } from './image-type';
 
@@ -49,6 +50,6 @@ export class UploadsService implements OnModuleInit {
     }
     const name = `${randomBytes(16).toString('hex')}.webp`;
     await fs.writeFile(path.join(this.config.UPLOAD_DIR, name), webp, { flag: 'wx' });
-    return { imageUrl: `${this.config.UPLOADS_PUBLIC_URL}/${name}` };
+    return { imageUrl: assetUrlsOf(this.config).toPublic(`${this.config.UPLOADS_PUBLIC_URL}/${name}`) };
   }
 }

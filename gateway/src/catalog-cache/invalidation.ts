@@ -1,0 +1,149 @@
+import type { Redis } from 'ioredis';
+import { throttled, type Logger } from '../logger';
+import { closeRedis } from '../redis';
+
+/** What the follower does to the cache when the catalogue changes. */
+export interface Invalidate {
+  dropAll(): void;
+  purge(keys: readonly string[]): void;
+}
+
+export interface VersionFollower {
+  /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
+  readonly version: string | undefined;
+  /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
+  whenArmed(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Follows the catalog's version: the counter `<prefix>catalog:version` in Redis and the channel of the same
+ * name, on which the catalog PUBLISHes `<version>` after a change that may affect any response, or
+ * `<version> <key>…` after one that affects only the responses tagged with those surrogate keys (a stock write:
+ * its product, and `sales` when units were sold).
+ *
+ * A keyed message for the very next version purges those keys; any other new version drops everything (a message
+ * was missed, or it named no keys). We subscribe on a dedicated connection and also read the counter on every
+ * (re)subscribe and every `pollMs` (lost messages); a version read that way drops everything when it differs.
+ * While Redis is unreachable no version is known, and the cache proxies every read: correctness over speed.
+ */
+export function followCatalogVersion(
+  redis: Redis,
+  options: { prefix: string; pollMs: number },
+  logger: Logger,
+  invalidate: Invalidate,
+): VersionFollower {
+  const versionKey = `${options.prefix}catalog:version`;
+  const warnRedis = throttled(10_000);
+  let version: string | undefined;
+  let closed = false;
+  let subscribed = false;
+  /** Bumped whenever the subscription is (re)established or lost: stale GET replies are ignored. */
+  let subscription = 0;
+  const armedWaiters = new Set<() => void>();
+
+  const setVersion = (next: string, source: string): void => {
+    if (next === version) return;
+    const previous = version;
+    version = next;
+    invalidate.dropAll();
+    if (previous === undefined) {
+      logger.info({ version: next, source }, 'catalog cache armed');
+      armedWaiters.forEach((wake) => wake());
+    } else {
+      logger.debug({ version: next, previous, source }, 'catalog version changed: cache dropped');
+    }
+  };
+
+  const onMessage = (message: string): void => {
+    const [next, ...keys] = message.split(' ');
+    if (version !== undefined && Number(next) <= Number(version)) return; // a read of the counter got there first
+    if (version !== undefined && keys.length && Number(next) === Number(version) + 1) {
+      version = next;
+      invalidate.purge(keys);
+      return;
+    }
+    setVersion(next, 'message');
+  };
+
+  const disarm = (reason: string): void => {
+    subscription += 1;
+    if (version === undefined) return;
+    version = undefined;
+    invalidate.dropAll();
+    if (closed) return;
+    warnRedis(() => logger.warn({ reason }, 'catalog cache disarmed: proxying every catalogue read'));
+  };
+
+  const readVersion = async (source: string): Promise<void> => {
+    if (!subscribed) return;
+    const asOf = subscription;
+    try {
+      const value = (await redis.get(versionKey)) ?? '0';
+      if (asOf === subscription && subscribed && !closed) setVersion(value, source);
+    } catch (err) {
+      if (asOf === subscription) disarm(`version unreadable: ${(err as Error).message}`);
+    }
+  };
+
+  const subscriber = redis.duplicate({ autoResubscribe: false, lazyConnect: true, enableOfflineQueue: false });
+  subscriber.on('error', (err: Error) =>
+    warnRedis(() => logger.warn({ err: err.message }, 'catalog cache subscriber: redis error')),
+  );
+  subscriber.on('ready', () => {
+    const asOf = subscription;
+    subscriber
+      .subscribe(versionKey)
+      .then(() => {
+        if (closed || asOf !== subscription) return;
+        subscription += 1;
+        subscribed = true;
+        return readVersion('subscribe');
+      })
+      .catch((err: Error) => warnRedis(() => logger.warn({ err: err.message }, 'catalog cache: subscribe failed')));
+  });
+  subscriber.on('close', () => {
+    subscribed = false;
+    disarm('subscriber disconnected');
+  });
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel === versionKey && subscribed) onMessage(message);
+  });
+  subscriber.connect().catch(() => undefined); // errors are reported by the 'error' listener; it retries
+
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling || !subscribed) return;
+    polling = true;
+    void readVersion('poll').finally(() => {
+      polling = false;
+    });
+  }, options.pollMs);
+  poll.unref();
+
+  return {
+    get version() {
+      return version;
+    },
+    whenArmed(timeoutMs) {
+      if (version !== undefined) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          armedWaiters.delete(wake);
+          resolve(version !== undefined);
+        };
+        const timer = setTimeout(wake, timeoutMs);
+        armedWaiters.add(wake);
+      });
+    },
+    async close() {
+      closed = true;
+      clearInterval(poll);
+      armedWaiters.forEach((wake) => wake());
+      subscribed = false;
+      disarm('closing'); // quiet: closed is set
+      await closeRedis(subscriber);
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { StockWrite } from '../cache/catalog-change';
+import { clearBit, withBit, type Bitset } from './bitset';
+import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
+import { SearchBlob } from './search-blob';
+import { SortedList } from './sorted-list';
+import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
+
+/** The orders a sale (a change of soldCount) re-places a product in. */
+const SALES_ORDERS = ordersReading('soldCount');
+
+/**
+ * The published catalogue in memory. Each product has a slot (a small number, reused after a removal); per field
+ * and value, the bits of the slots holding that value (what equality and `$in` filters are answered from); each
+ * sort order as a list of slots (what lists walk: compact numbers, read in sequence, rather than objects all over
+ * the heap); and the texts a search looks through.
+ */
+export class CatalogueIndex {
+  private readonly byId = new Map<string, CatalogueEntry>();
+  private readonly bySlot: Array<CatalogueEntry | undefined> = [];
+  private readonly freeSlots: number[] = [];
+  private readonly postings = new Map<FilterField, Map<string, Bitset>>(
+    FILTER_FIELDS.map((field) => [field, new Map()]),
+  );
+  readonly orders: Record<OrderName, SortedList<number>>;
+  /** Made at the first search after products were added or removed (stock writes leave the texts alone). */
+  private blob?: SearchBlob;
+
+  constructor(entries: CatalogueEntry[] = []) {
+    this.orders = Object.fromEntries(
+      ORDER_NAMES.map((name) => {
+        const compare = comparatorOf(ORDERS[name]);
+        return [name, new SortedList<number>((a, b) => compare(this.bySlot[a]!, this.bySlot[b]!))];
+      }),
+    ) as Record<OrderName, SortedList<number>>;
+    for (const entry of entries) this.place(entry);
+    for (const name of ORDER_NAMES) this.orders[name].reset(entries.map((e) => e.slot));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** One more than the highest slot in use: the length bit sets need. */
+  get slots(): number {
+    return this.bySlot.length;
+  }
+
+  get(id: string): CatalogueEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  at(slot: number): CatalogueEntry {
+    return this.bySlot[slot]!;
+  }
+
+  /** The slots holding this value of the field. */
+  withValue(field: FilterField, value: string): Bitset | undefined {
+    return this.postings.get(field)!.get(value);
+  }
+
+  searchBlob(): SearchBlob {
+    return (this.blob ??= new SearchBlob(this.byId.values()));
+  }
+
+  /** Adds a product, or replaces the entry of the same id. */
+  put(entry: CatalogueEntry): void {
+    this.remove(entry._id);
+    this.place(entry);
+    for (const name of ORDER_NAMES) this.orders[name].insert(entry.slot);
+  }
+
+  remove(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    for (const name of ORDER_NAMES) this.orders[name].remove(entry.slot);
+    for (const field of FILTER_FIELDS) {
+      const byValue = this.postings.get(field)!;
+      for (const value of entry.values[field]) {
+        const bits = byValue.get(value);
+        if (bits) clearBit(bits, entry.slot);
+      }
+    }
+    this.byId.delete(id);
+    this.bySlot[entry.slot] = undefined;
+    this.freeSlots.push(entry.slot);
+    this.blob = undefined;
+  }
+
+  /** A stock write: the product's bytes change, and a sale re-places it in the orders that read units sold. */
+  setStock(id: string, write: StockWrite): void {
+    const entry = this.byId.get(id);
+    if (!entry) return; // not published: nothing here shows it
+    const resort = write.soldCount !== entry.soldCount;
+    if (resort) for (const name of SALES_ORDERS) this.orders[name].remove(entry.slot);
+    applyStock(entry, write);
+    if (resort) for (const name of SALES_ORDERS) this.orders[name].insert(entry.slot);
+  }
+
+  /** Gives the entry a slot, and its values their bits (not its place in the orders). */
+  private place(entry: CatalogueEntry): void {
+    entry.slot = this.freeSlots.pop() ?? this.bySlot.length;
+    this.bySlot[entry.slot] = entry;
+    this.byId.set(entry._id, entry);
+    this.blob = undefined;
+    for (const field of FILTER_FIELDS) {
+      const byValue = this.postings.get(field)!;
+      for (const value of entry.values[field])
+        byValue.set(value, withBit(byValue.get(value) ?? new Uint32Array(1), entry.slot));
+    }
+  }
+}

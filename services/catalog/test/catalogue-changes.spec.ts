@@ -1,0 +1,67 @@
+import { REDIS } from '@shop/nest-common';
+import { request, type TestService } from '@shop/nest-common/testing';
+import type Redis from 'ioredis';
+import { ProductsService } from '../src/products/products.service';
+import { StockService } from '../src/stock/stock.service';
+import { eventually, insertProducts, startCatalog } from './catalog.fixtures';
+
+/**
+ * A stock write reaches every replica's read model through the change log, and the gateway through the version
+ * channel with the surrogate keys it purges: its product only, plus `sales` when units were sold. An admin edit
+ * names no keys (it can move a product into any list).
+ */
+describe('catalog: changes reach every replica and the caches in front', () => {
+  let svc: TestService;
+  let replica: TestService;
+  let id: string;
+  const stock = () => svc.app.get(StockService);
+  const read = (on: TestService) => request(`${on.url}/api/products/${id}`).then((r) => r.body);
+
+  beforeAll(async () => {
+    svc = await startCatalog();
+    replica = await startCatalog({ MONGO_URI: svc.config.MONGO_URI }, { namespace: svc.namespace });
+    id = (
+      await insertProducts(svc, [
+        { sku: 'CHG-1', name: 'Ravens Cap', price: 20, category: 'Accessories', gender: 'Unisex', brand: 'Acme' },
+      ])
+    ).get('CHG-1')!;
+  }, 60_000);
+  afterAll(async () => {
+    await replica.app.close();
+    await svc.close();
+  });
+
+  it('announces a stock write with its product, a sale with sales too, and an edit with no keys', async () => {
+    const key = `${svc.namespace}catalog:version`;
+    const subscriber = svc.app.get<Redis>(REDIS).duplicate();
+    const heard: string[] = [];
+    try {
+      await subscriber.subscribe(key);
+      subscriber.on('message', (_channel: string, message: string) => heard.push(message));
+      await stock().reserve({ checkoutId: 'chg-1', lines: [{ productId: id, quantity: 1 }] });
+      await stock().commitOrder({
+        orderId: 'o',
+        checkoutId: 'chg-1',
+        userId: 'u',
+        items: [{ productId: id, quantity: 1 }],
+      });
+      await svc.app.get(ProductsService).update(id, { name: 'Ravens Cap II' });
+      await eventually(async () => heard.length >= 3);
+      expect(heard.map((m) => m.replace(/^\d+/, 'v'))).toEqual([`v product:${id}`, `v product:${id} sales`, 'v']);
+      const versions = heard.map((m) => Number(m.split(' ')[0]));
+      expect(versions).toEqual([versions[0], versions[0] + 1, versions[0] + 2]);
+    } finally {
+      subscriber.disconnect();
+    }
+  });
+
+  it('shows a stock write and an edit made on one replica on the very next read from another', async () => {
+    const before = await read(replica);
+    await stock().reserve({ checkoutId: 'chg-2', lines: [{ productId: id, quantity: 2 }] });
+    const after = await read(replica);
+    expect(after.countInStock).toBe(before.countInStock - 2);
+    expect(after).toEqual(await read(svc));
+    await svc.app.get(ProductsService).update(id, { price: 12.5 });
+    expect((await read(replica)).price).toBe(12.5);
+  });
+});
