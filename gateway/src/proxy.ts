@@ -111,8 +111,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
 
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limitFor(route)) {
-      // Answer before reading a byte; close so the unread body is not taken as the next request.
-      sendError(res, 413, MESSAGES.tooLarge, { Connection: 'close' });
+      refuseTooLarge(res, declared);
       return;
     }
     void proxies[route.service](req, res, next);
@@ -122,6 +121,19 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
     handler,
     close: () => agents.forEach((agent) => agent.destroy()),
   };
+}
+
+/** A refused body up to this size is read and dropped after the 413; a larger one is cut off with the connection. */
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * 413 for a body whose Content-Length is over the limit, answered before any of it is proxied. Closing the
+ * connection at once resets a client still sending, which then never reads the answer (what nginx's lingering
+ * close avoids): a body of a few megabytes is left to Node, which reads it to its end and drops it, keeping the
+ * connection; beyond that the connection closes, so nothing unread is taken as the next request.
+ */
+function refuseTooLarge(res: ServerResponse, declared: number): void {
+  sendError(res, 413, MESSAGES.tooLarge, declared > LINGER_BYTES ? { Connection: 'close' } : {});
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { json, rawRequest, startUpstream, startGateway, testConfig, type Running, type Upstream } from './helpers';
 
 const TOO_LARGE = { message: 'Request body is too large', statusCode: 413 };
@@ -72,6 +73,33 @@ describe('request bodies stream through the gateway untouched', () => {
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body.toString())).toEqual(TOO_LARGE);
+    expect(cart.requests.length).toBe(before);
+  });
+
+  it('reads an over-limit body to its end before dropping it: the client hears the 413, and the connection serves on', async () => {
+    const before = cart.requests.length;
+    const body = Buffer.alloc(512 * 1024, 0x20); // 64 × the limit, sent whole and at once
+    const head = (method: string, path: string, length: number) =>
+      `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const socket = net.connect(Number(new URL(gw.url).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.write(head('POST', '/api/cart', body.length));
+    socket.write(body);
+    socket.write(head('GET', '/health', 0));
+    const answered = () =>
+      (
+        Buffer.concat(received)
+          .toString()
+          .match(/HTTP\/1\.1 \d{3}/g) ?? []
+      ).length;
+    const deadline = Date.now() + 5_000;
+    while (answered() < 2 && !socket.destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+
+    const text = Buffer.concat(received).toString();
+    expect(text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    expect(text).toContain(JSON.stringify(TOO_LARGE));
     expect(cart.requests.length).toBe(before);
   });
 
