@@ -37,7 +37,10 @@ const STANDALONE_MONGO_PORT = 27019;
 
 export default async function globalSetup() {
   const started = Date.now();
-  const logDir = path.join(LOG_DIR, 'e2e');
+  // A stack on other ports (another e2e run beside this one) keeps its logs and pid files apart: a run stops the
+  // leftovers of its own scope only.
+  const scope = PORT_OFFSET === 10000 ? 'e2e' : `e2e-${PORT_OFFSET}`;
+  const logDir = path.join(LOG_DIR, scope);
   fs.rmSync(logDir, { recursive: true, force: true });
   // Ctrl-C or SIGTERM to jest: stop the stack before exiting (jest would skip globalTeardown).
   exitOnSignals();
@@ -74,7 +77,7 @@ export default async function globalSetup() {
     };
     log(`e2e: starting the shop on test ports (logs in ${path.relative(ROOT, logDir)}/) ...`);
     const stack = await startStack({
-      scope: 'e2e',
+      scope,
       ports,
       mongoUrl,
       dbPrefix: 'e2e_shop_',
@@ -90,8 +93,8 @@ export default async function globalSetup() {
     const deadGatewayPort = ports.gateway + 1;
     const upstreams = Object.fromEntries(Object.keys(ports).map((name) => [name, `http://127.0.0.1:${deadPort}`]));
     const dead = startGateway({
-      scope: 'e2e',
-      id: 'e2e-gateway-dead',
+      scope,
+      id: `${scope}-gateway-dead`,
       label: 'gateway (dead upstreams)',
       port: deadGatewayPort,
       ports,

@@ -189,6 +189,15 @@ describe('checkout and orders through the gateway', () => {
     expect(stats.status).toBe(200);
     expect(stats.body.revenue).toBeGreaterThanOrEqual(104.97);
     expect(stats.body.recentOrders.map((o: { _id: string }) => o._id)).toContain(order._id);
+
+    // The buyer's account deleted: the order stays in the admin's list under the buyer's name.
+    const removed = await call('DELETE', `/api/admin/users/${buyer.id}`, adminToken);
+    expect(removed.status).toBe(200);
+    expect((await call('GET', '/api/orders/my-orders', buyer.token)).status).toBe(401);
+    const afterDeletion = await call('GET', '/api/admin/orders', adminToken);
+    expect(afterDeletion.body.find((o: { _id: string }) => o._id === order._id)).toEqual(
+      expect.objectContaining({ user: expect.objectContaining({ _id: buyer.id, name: 'Buyer journey' }) }),
+    );
   });
 
   it('refuses tampering through the gateway and charges the server total only', async () => {

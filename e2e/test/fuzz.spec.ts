@@ -132,7 +132,24 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       password: 'Fuzzing!2345',
     });
     userId = other.body.user._id;
-    product = (await call('GET', '/api/products?limit=1')).body[0];
+    // A product of this suite's own: the suites run side by side, and another's newest product must not lose stock here.
+    const [seeded] = (await call('GET', '/api/products?limit=1')).body;
+    const created = await call('POST', '/api/admin/products', admin, {
+      name: 'Fuzz Test Cap',
+      description: 'Bought by the fuzz suite.',
+      price: 12.5,
+      countInStock: 50,
+      sku: `E2E-FUZZ-${Date.now()}`,
+      category: 'Accessories',
+      gender: 'Men',
+      brand: 'Green Bay Packers',
+      sizes: ['M'],
+      colors: ['Green'],
+      material: 'Cotton',
+      images: [seeded.images[0]],
+    });
+    expect(created.status).toBe(201);
+    product = created.body;
     guestId = `guest_${Date.now()}fuzz`;
     const line = { productId: product._id, quantity: 1, size: product.sizes[0], color: product.colors[0] };
     expect((await call('POST', '/api/cart', undefined, { ...line, guestId })).status).toBe(201);
@@ -172,8 +189,16 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
   const productState = async () => (await call('GET', `/api/admin/products/${product._id}`, admin)).body;
   const cartOf = async (token?: string) =>
     (await call('GET', token ? '/api/cart' : `/api/cart?guestId=${guestId}`, token)).body;
-  const adminUsers = async () => (await call('GET', '/api/admin/users', admin)).body.length;
-  const adminProducts = async () => (await call('GET', '/api/admin/products', admin)).body.length;
+  // What a refused body could have written: records made from this suite's bodies (a broken body keeps at least its
+  // name or its email/SKU marker). Counting every record would count the other suites' work too: they run alongside.
+  const adminUsers = async () =>
+    ((await call('GET', '/api/admin/users', admin)).body as Array<{ name: string; email: string }>).filter(
+      (u) => u.name.startsWith('Fuzz') || u.email.startsWith('e2e.fuzz'),
+    ).length;
+  const adminProducts = async () =>
+    ((await call('GET', '/api/admin/products', admin)).body as Array<{ name: string; sku: string }>).filter(
+      (p) => p.name.startsWith('Fuzz') || p.sku.startsWith('FUZZ-'),
+    ).length;
 
   const routes = (): BodyRoute[] => {
     const line = () => ({ productId: product._id, quantity: 1, size: product.sizes[0], color: product.colors[0] });
