@@ -567,6 +567,11 @@ describe('k8s (kustomize)', () => {
     if (overlay === 'dev') {
       const INFRA = { mongo: 27017, redis: 6379, rabbitmq: 5672 } as const;
 
+      it('runs the locally built images (tag dev: pulled only when not loaded into the cluster)', () => {
+        for (const d of rendered.filter((x) => ['Deployment', 'Job'].includes(x.kind)))
+          for (const c of containersOf(d)) expect(c.image).toMatch(/^nfl-shop\/[a-z]+:dev$/);
+      });
+
       it.each(Object.entries(INFRA))(
         'runs %s as a StatefulSet with a volume, a Service, probes, limits and a non-root user',
         (name, port) => {
