@@ -26,56 +26,38 @@ export interface Store {
 }
 
 /**
- * The kept responses: least recently used evicted first beyond maxEntries or maxBytes, and found by the catalog's
- * surrogate keys, so that a stock write (up to ten a second) drops the few entries that show its product without
- * looking through the thousands it leaves.
+ * The kept responses: least recently used evicted first beyond maxEntries or maxBytes. A purge looks through them
+ * all for the keys it names. A stock write drops a good share of the lists (a list of the 65 products shows many),
+ * so an index from surrogate key to entries saves little at a purge and costs at every fill: measured at 20,000
+ * entries, a set per key kept exact cost ~9× this scan, lazily kept lists ~1.5×.
  */
 export function createStore(limits: { maxEntries: number; maxBytes: number }): Store {
   const entries = new Map<string, Entry>();
-  /** Cache keys by surrogate key; the entries the catalog tagged with none may show anything. */
-  const tagged = new Map<string, Set<string>>();
-  const untagged = new Set<string>();
   let bytes = 0;
   let generation = 0;
   let purgeCount = 0;
   /** The last purges, oldest first: purgeCount of the last one, and its keys. */
   const purges: Array<{ count: number; keys: ReadonlySet<string> }> = [];
 
-  const add = (entry: Entry): void => {
-    entries.set(entry.key, entry);
-    bytes += entry.bytes;
-    if (!entry.keys) untagged.add(entry.key);
-    else
-      for (const surrogate of entry.keys) {
-        const keys = tagged.get(surrogate);
-        if (keys) keys.add(entry.key);
-        else tagged.set(surrogate, new Set([entry.key]));
-      }
-  };
-
   const remove = (key: string): void => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
     bytes -= entry.bytes;
-    if (!entry.keys) untagged.delete(key);
-    else
-      for (const surrogate of entry.keys) {
-        const keys = tagged.get(surrogate);
-        keys?.delete(key);
-        if (keys?.size === 0) tagged.delete(surrogate);
-      }
   };
 
   /** Whether a change of these keys may have changed the entry (one the catalog tagged with none may show anything). */
   const touches = (keys: ReadonlySet<string>, entry: Entry): boolean =>
     !entry.keys || entry.keys.some((k) => keys.has(k));
 
+  const overBudget = (): boolean => entries.size > limits.maxEntries || bytes > limits.maxBytes;
+
   const evict = (): void => {
+    if (!overBudget()) return; // no iterator: after a purge it would first step over every deleted slot
     // Map iteration order is insertion order, and reads re-insert: the first key is the least recently used.
     for (const oldest of entries.keys()) {
-      if (entries.size <= limits.maxEntries && bytes <= limits.maxBytes) break;
       remove(oldest);
+      if (!overBudget()) break;
     }
   };
 
@@ -101,7 +83,8 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     admit(entry, ticket) {
       if (entry.bytes > limits.maxBytes || changedSince(ticket, entry)) return;
       remove(entry.key);
-      add(entry);
+      entries.set(entry.key, entry);
+      bytes += entry.bytes;
       evict();
     },
     grew(entry, extraBytes) {
@@ -113,8 +96,6 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     dropAll() {
       generation += 1;
       entries.clear();
-      tagged.clear();
-      untagged.clear();
       bytes = 0;
     },
     purge(keys) {
@@ -122,9 +103,7 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
       purgeCount += 1;
       purges.push({ count: purgeCount, keys: purged });
       if (purges.length > REMEMBERED_PURGES) purges.shift();
-      const dropped = new Set(untagged);
-      for (const surrogate of purged) tagged.get(surrogate)?.forEach((key) => dropped.add(key));
-      dropped.forEach(remove);
+      for (const [key, entry] of entries) if (touches(purged, entry)) remove(key);
     },
     get size() {
       return entries.size;
