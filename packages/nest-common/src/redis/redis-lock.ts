@@ -36,6 +36,23 @@ export async function withRedisLock<T>(
   try {
     return await fn();
   } finally {
-    await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+    await redis.eval(RELEASE, 1, key, token).catch(() => releaseLater(redis, key, token, ttlMs));
   }
+}
+
+/** How often a release that could not reach Redis is tried again, until the lock would have expired anyway. */
+export const RELEASE_RETRY_MS = 250;
+
+/**
+ * Redis went away between taking the lock and releasing it: keep trying in the background (compare-and-delete,
+ * so never someone else's lock) until the TTL would free it anyway. Without this, whatever the lock guards (a
+ * cart, an order) stays "busy" for the rest of the TTL after Redis is back.
+ */
+function releaseLater(redis: Redis, key: string, token: string, ttlMs: number): void {
+  const until = Date.now() + ttlMs;
+  const attempt = () =>
+    void redis.eval(RELEASE, 1, key, token).catch(() => {
+      if (Date.now() + RELEASE_RETRY_MS < until) setTimeout(attempt, RELEASE_RETRY_MS).unref();
+    });
+  setTimeout(attempt, RELEASE_RETRY_MS).unref();
 }

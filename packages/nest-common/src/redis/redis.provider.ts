@@ -12,6 +12,11 @@ export const REDIS_COMMAND_TIMEOUT_MS = 2000;
  * waits for at most one reconnect attempt, reconnects are tried every 50–500 ms, and a command a hung
  * Redis never answers fails after REDIS_COMMAND_TIMEOUT_MS (the caller answers 503, well before the
  * gateway gives up).
+ *
+ * A command that failed stays failed: ioredis would otherwise send the commands still unanswered on a dead
+ * connection again after reconnecting (`autoResendUnfulfilledCommands`), though their callers were already told
+ * they failed — a lock nobody holds (the cart or order stays "busy" for the lock's TTL) or a write the client
+ * was answered 503 for appearing later.
  */
 export function createRedis(url: string, logger = new Logger('Redis')): Redis {
   const redis = new Redis(url, {
@@ -19,6 +24,7 @@ export function createRedis(url: string, logger = new Logger('Redis')): Redis {
     connectTimeout: 2000,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 50, 500),
+    autoResendUnfulfilledCommands: false,
   });
   redis.on('error', (err) => logger.warn(`Redis error: ${err.message}`));
   return redis;
