@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceName } from '@shop/contracts';
 import express from 'express';
+import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { ServiceConfig } from '../config/service-config';
 import { toApiError } from '../errors/error-body';
@@ -74,7 +75,9 @@ export async function startServiceApp(
     app.connectMicroservice({ strategy: new ResilientServerRMQ(rmq!) }, { inheritAppConfig: true });
   }
   await app.listen(options.port ?? config.PORT, config.HOST);
+  // Read now: a SIGTERM while the request queue is still being started closes the server (address() is then null).
+  const { port } = app.getHttpServer().address() as AddressInfo;
   if (options.rpc !== false) await app.startAllMicroservices();
-  logger.info({ port: (app.getHttpServer().address() as { port: number }).port }, `${service} service listening`);
+  logger.info({ port }, `${service} service listening`);
   return app;
 }

@@ -1,35 +1,39 @@
 import { Logger } from '@nestjs/common';
 import { ClientRMQ, ServerRMQ } from '@nestjs/microservices';
-import type { ChannelWrapper } from 'amqp-connection-manager';
-import type { Channel } from 'amqplib';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 
 const logger = new Logger('RabbitMQ');
 
 /**
- * Nest's RMQ transports create their channel without an 'error' listener. When the broker goes away while a
- * channel is being set up again (asserting its queue after a reconnect), amqp-connection-manager emits 'error'
- * on it — "Channel ended, no reply will be forthcoming" — and an EventEmitter error nobody listens to ends the
- * process. Listening is all it takes: the manager sets the channel up again on the next reconnect.
+ * Nest's RMQ transports create their channel without an 'error' listener. When the broker connection goes away
+ * while a channel is being opened or set up (asserting its queue after a reconnect, or a SIGTERM closing the
+ * connection while the service is still starting), amqp-connection-manager emits 'error' on it — "Channel ended,
+ * no reply will be forthcoming" — and an EventEmitter error nobody listens to ends the process. Listening is all it
+ * takes: the manager sets the channel up again on the next reconnect. The listener is attached as the channel is
+ * created, before it can fail: opening the channel itself can fail, before any setup function runs.
  */
-function listenForSetupErrors(wrapper: ChannelWrapper | null, role: string): void {
-  if (!wrapper || wrapper.listenerCount('error') > 0) return;
-  wrapper.on('error', (err: Error) =>
-    logger.warn(`${role} channel could not be set up (${err.message}); it is set up again on the next reconnect`),
-  );
+function listenForChannelErrors(connection: AmqpConnectionManager, role: string): AmqpConnectionManager {
+  const createChannel = connection.createChannel.bind(connection);
+  connection.createChannel = (...args: Parameters<AmqpConnectionManager['createChannel']>): ChannelWrapper => {
+    const wrapper = createChannel(...args);
+    wrapper.on('error', (err: Error) =>
+      logger.warn(`${role} channel could not be set up (${err.message}); it is set up again on the next reconnect`),
+    );
+    return wrapper;
+  };
+  return connection;
 }
 
-/** The request queue's consumer, which survives a broker that goes away mid-setup. */
+/** The request queue's consumer, which survives a broker that goes away while its channel opens. */
 export class ResilientServerRMQ extends ServerRMQ {
-  override async setupChannel(channel: Channel, callback: (...args: unknown[]) => void): Promise<void> {
-    listenForSetupErrors(this.channel, 'request queue');
-    return super.setupChannel(channel, callback);
+  override createClient<T = AmqpConnectionManager>(): T {
+    return listenForChannelErrors(super.createClient<AmqpConnectionManager>(), 'request queue') as T;
   }
 }
 
-/** A request client, which survives a broker that goes away mid-setup. */
+/** A request client, which survives a broker that goes away while its channel opens. */
 export class ResilientClientRMQ extends ClientRMQ {
-  override async setupChannel(channel: Channel, resolve: (...args: unknown[]) => void): Promise<void> {
-    listenForSetupErrors(this.channel, 'request client');
-    return super.setupChannel(channel, resolve);
+  override createClient(): AmqpConnectionManager {
+    return listenForChannelErrors(super.createClient(), 'request client');
   }
 }
