@@ -1,0 +1,176 @@
+// Storefront benchmark: `node scripts/bench/web.mjs`
+//
+// 1. The first route's weight from the production build (web/dist, `npm run build`): for home, a collection and a
+//    product page, each opened directly, the JS and the CSS they load before they show, gzipped (web/route-size.mjs,
+//    the same sums web/build.mjs holds to the 110 KB JS budget).
+// 2. Lighthouse (the npm package, its default mobile settings: a mid-range phone, simulated slow 4G and 4x CPU
+//    slowdown) driving Debian's chromium on home, /collections/all and a product page of the running shop. Each page
+//    is measured BENCH_RUNS times in a fresh browser; the run with the median performance score is reported, with
+//    what failed in any category below its target. Nothing is downloaded: Lighthouse and chromium are local.
+//
+// Targets (issue 9): first-route JS ≤ 110 KB gzipped; performance ≥ 90, accessibility, best practices and SEO 100.
+// Exits 1 when a target is missed. Assumes the shop runs (`npm start`). Environment:
+//   GATEWAY_URL    default http://127.0.0.1:8080
+//   CHROMIUM_PATH  default /usr/bin/chromium
+//   BENCH_RUNS     Lighthouse runs per page, default 3
+//   BENCH_JSON     write the results to this file as JSON too
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { FIRST_ROUTES, routeChunks } from '../../web/route-size.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.join(here, '../../web/dist');
+const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
+
+const JS_BUDGET_KB = 110;
+const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 100 };
+const CATEGORIES = Object.keys(TARGETS);
+/** What the performance score is made of (Lighthouse 12), as shown in its report. */
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'SI'],
+];
+
+function fail(message) {
+  console.error(`bench web: ${message}`);
+  process.exit(1);
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const median = (sorted) => sorted[Math.floor((sorted.length - 1) / 2)];
+
+// ---- 1. first-route sizes
+
+if (!fs.existsSync(path.join(DIST, '.vite/manifest.json')))
+  fail(`no production build in ${path.relative(process.cwd(), DIST)}: run \`npm run build\` first`);
+const sizes = FIRST_ROUTES.map(({ name, route, page }) => {
+  const { gzip, cssGzip } = routeChunks(page, DIST);
+  return { name, route, jsGzipKb: Number(kb(gzip)), cssGzipKb: Number(kb(cssGzip)) };
+});
+console.log(`First route from ${path.relative(process.cwd(), DIST)} (gzipped; JS budget ${JS_BUDGET_KB} KB):`);
+for (const s of sizes)
+  console.log(
+    `  ${s.name.padEnd(10)} ${s.route.padEnd(18)} JS ${String(s.jsGzipKb).padStart(6)} KB   CSS ${s.cssGzipKb} KB`,
+  );
+
+// ---- 2. Lighthouse against the running shop
+
+async function getJson(url) {
+  let res;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+  } catch (error) {
+    fail(`${url} is not reachable (${error.cause?.code ?? error.message}): is the shop running (npm start)?`);
+  }
+  if (!res.ok) fail(`${url} answered ${res.status}`);
+  return res.json();
+}
+
+const bestSeller = await getJson(`${GATEWAY}/api/products/best-seller`);
+const pages = [
+  { name: 'home', url: `${GATEWAY}/` },
+  { name: 'collection', url: `${GATEWAY}/collections/all` },
+  { name: 'product', url: `${GATEWAY}/product/${bestSeller._id}` },
+];
+
+/** One Lighthouse run in a browser of its own (no cache, no state from another run). */
+async function audit(url) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'error' });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, logLevel: 'error', onlyCategories: CATEGORIES });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    return result.lhr;
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** The audits that cost a category its points (failed, and weighed in that category). */
+function lost(lhr, category) {
+  return lhr.categories[category].auditRefs
+    .filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
+    .map((ref) => {
+      const a = lhr.audits[ref.id];
+      return { id: ref.id, score: a.score, title: a.title, ...(a.displayValue ? { value: a.displayValue } : {}) };
+    });
+}
+
+const score = (lhr, category) => Math.round(lhr.categories[category].score * 100);
+
+console.log(
+  `\nLighthouse (default mobile settings), ${RUNS} run(s) per page, the median by performance shown, against ${GATEWAY}:`,
+);
+const results = [];
+let chromiumVersion = '';
+let lighthouseVersion = '';
+for (const page of pages) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url));
+  runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+  const lhr = median(runs);
+  chromiumVersion = lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '';
+  lighthouseVersion = lhr.lighthouseVersion;
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)]));
+  const metrics = Object.fromEntries(METRICS.map(([id, label]) => [label, lhr.audits[id].displayValue]));
+  const missed = CATEGORIES.filter((c) => scores[c] < TARGETS[c]).map((c) => ({ category: c, audits: lost(lhr, c) }));
+  results.push({
+    ...page,
+    scores,
+    performanceRuns: runs.map((r) => score(r, 'performance')),
+    metrics,
+    missed,
+  });
+  console.log(
+    `  ${page.name.padEnd(10)} performance ${scores.performance} (runs ${runs.map((r) => score(r, 'performance')).join(', ')})` +
+      `  accessibility ${scores.accessibility}  best practices ${scores['best-practices']}  SEO ${scores.seo}`,
+  );
+  console.log(
+    `  ${''.padEnd(10)} ${Object.entries(metrics)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('  ')}`,
+  );
+  for (const { category, audits } of missed)
+    for (const a of audits)
+      console.log(`  ${''.padEnd(10)} ${category} below target: ${a.id} (${a.title}${a.value ? `: ${a.value}` : ''})`);
+}
+
+const load = os.loadavg().map((l) => l.toFixed(2));
+const conditions = {
+  date: new Date().toISOString(),
+  gateway: GATEWAY,
+  lighthouse: lighthouseVersion,
+  chromium: chromiumVersion,
+  cpus: os.cpus().length,
+  loadAverage: load,
+  runsPerPage: RUNS,
+};
+console.log(
+  `\nConditions: ${conditions.date}, Lighthouse ${lighthouseVersion}, Chromium ${chromiumVersion}, ` +
+    `${conditions.cpus} CPUs, load average ${load.join(' / ')} (1/5/15 min)`,
+);
+
+const overBudget = sizes.filter((s) => s.jsGzipKb > JS_BUDGET_KB);
+const belowTarget = results.filter((r) => r.missed.length);
+const verdicts = [
+  overBudget.length
+    ? `JS budget missed on ${overBudget.map((s) => s.name).join(', ')}`
+    : `first-route JS within ${JS_BUDGET_KB} KB on every first route`,
+  belowTarget.length
+    ? `Lighthouse targets missed on ${belowTarget.map((r) => `${r.name} (${r.missed.map((m) => m.category).join(', ')})`).join('; ')}`
+    : 'Lighthouse targets met on every page (performance ≥ 90, accessibility, best practices and SEO 100)',
+];
+for (const v of verdicts) console.log(v);
+
+if (process.env.BENCH_JSON)
+  fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify({ conditions, sizes, lighthouse: results }, null, 2));
+process.exit(overBudget.length || belowTarget.length ? 1 : 0);
