@@ -62,6 +62,7 @@ export function Drawer({ open, onClose, title, side = 'right', children, footer,
   }, [open]);
 
   if (!open) return null;
+  // on a phone the panel leaves a clear strip of the page beside it (where a tap closes it), not a sliver
   return (
     <div className="fixed inset-0 z-50" data-testid={testId}>
       <div className="absolute inset-0 bg-black/40" aria-hidden="true" onClick={onClose} />
@@ -70,7 +71,7 @@ export function Drawer({ open, onClose, title, side = 'right', children, footer,
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
-        className={`absolute top-0 ${side === 'right' ? 'right-0' : 'left-0'} flex h-full w-full max-w-sm flex-col bg-white shadow-xl sm:max-w-md`}
+        className={`absolute top-0 ${side === 'right' ? 'right-0' : 'left-0'} flex h-full w-[85%] max-w-sm flex-col bg-white shadow-xl sm:w-full sm:max-w-md`}
       >
         <div className="flex items-center justify-between border-b border-gray-200 px-4 py-3">
           <h2 id={titleId} className={hideTitle ? 'sr-only' : 'text-lg font-semibold'}>
