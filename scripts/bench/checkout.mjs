@@ -39,148 +39,63 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import {
+  ADDRESS,
+  COLORS,
+  GATEWAY,
+  PAYPAL,
+  SIZES,
+  adminToken,
+  call,
+  catalogue,
+  createProducts,
+  fail,
+  machine,
+  money,
+  pence,
+  pool,
+  quantiles,
+  registerCustomers,
+  requireShop,
+  sleep,
+  stockOf as readStock,
+} from './lib/shop.mjs';
 
-const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const PAYPAL = (process.env.PAYPAL_URL || 'http://127.0.0.1:8090').replace(/\/+$/, '');
 const DURATION = Number(process.env.BENCH_DURATION || 20);
 const BUYERS = Number(process.env.BENCH_BUYERS || 20);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS || 5);
 const STOCK = Number(process.env.BENCH_STOCK || 100000);
 const SETTLE = Number(process.env.BENCH_SETTLE || 5);
 const RUN = Date.now().toString(36);
-const ADMIN = { email: 'admin@example.com', password: 'Admin!2345' };
-const SIZES = ['S', 'M', 'L', 'XL'];
-const COLORS = ['Purple', 'Black'];
-const ADDRESS = {
-  firstName: 'Bench',
-  lastName: 'Buyer',
-  address: '1 Ravens Way',
-  city: 'London',
-  postalCode: 'SW1A 1AA',
-  country: 'United Kingdom',
-  phone: '+44 20 7946 0000',
-};
-
-function fail(message) {
-  console.error(`bench: ${message}`);
-  process.exit(1);
-}
-
-async function call(method, url, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  let res;
-  try {
-    res = await fetch(url.startsWith('http') ? url : `${GATEWAY}${url}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30000),
-    });
-  } catch (err) {
-    return { status: 0, why: err.cause?.code || err.name || err.message };
-  }
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json, why: `HTTP ${res.status} ${text.slice(0, 200)}` };
-}
-
-/** Runs `count` calls of `make(i)` with at most `parallel` in flight; returns every result. */
-async function pool(count, make, parallel = 8) {
-  const results = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await make(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
-  return results;
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const pence = (pounds) => Math.round(pounds * 100);
-const money = (p) => (p / 100).toFixed(2);
-
-function quantiles(values) {
-  const ms = [...values].sort((a, b) => a - b);
-  const at = (q) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]) : null);
-  return { count: ms.length, p50: at(0.5), p99: at(0.99), max: ms.length ? Math.round(ms.at(-1)) : null };
-}
 
 // ------------------------------------------------------------------ what is up, and the bench's products
 
-const ready = await call('GET', '/ready');
-if (ready.status !== 200) fail(`no ready shop at ${GATEWAY} (${ready.why}). Start it with npm start.`);
-const fake = await call('GET', `${PAYPAL}/__fake/health`);
-if (fake.status !== 200) fail(`no fake PayPal at ${PAYPAL} (${fake.why}); npm start runs it on :8090.`);
-if (fake.json?.mode !== 'normal') fail(`the fake PayPal is in mode ${fake.json?.mode}; set it back to normal first.`);
-
-const login = await call('POST', '/api/users/login', ADMIN);
-if (login.status !== 200 || !login.json?.token) fail(`admin login: ${login.why}`);
-const admin = login.json.token;
-
-const list = await call('GET', '/api/products');
-const model = Array.isArray(list.json) ? list.json.find((p) => p.images?.length) : undefined;
-if (!model) fail(`GET /api/products: ${list.why}; the catalogue must be seeded (npm start seeds an empty database).`);
-const images = model.images.map((i) => ({ url: i.url, altText: i.altText || 'Bench product' }));
-
-const created = await pool(PRODUCTS, (i) =>
-  call(
-    'POST',
-    '/api/admin/products',
-    {
-      name: `Bench checkout jersey ${RUN} #${i + 1}`,
-      description: 'A product created by scripts/bench/checkout.mjs so that its stock is known exactly.',
-      price: Number(money(2499 + 601 * i)), // £24.99, £31.00, £37.01, … — pence that do not round off
-      countInStock: STOCK,
-      sku: `BENCH-CO-${RUN}-${i + 1}`.toUpperCase(),
-      category: 'Top Wear',
-      gender: 'Men',
-      brand: 'Baltimore Ravens',
-      sizes: SIZES,
-      colors: COLORS,
-      material: 'Polyester',
-      images,
-      isPublished: true,
-    },
-    admin,
-  ),
-);
-const badProduct = created.find((r) => r.status !== 201 || !r.json?._id);
-if (badProduct) fail(`creating products: ${badProduct.why}`);
-const products = created.map((r) => r.json);
-
-async function stockOf(ids) {
-  const reads = await pool(ids.length, (i) => call('GET', `/api/admin/products/${ids[i]}`, undefined, admin));
-  const bad = reads.find((r) => r.status !== 200 || typeof r.json?.countInStock !== 'number');
-  if (bad) fail(`reading stock: ${bad.why}`);
-  return new Map(reads.map((r, i) => [ids[i], r.json.countInStock]));
-}
+await requireShop();
+const admin = await adminToken();
+const { images } = await catalogue();
+const products = await createProducts(admin, {
+  count: PRODUCTS,
+  stock: STOCK,
+  images,
+  name: (i) => `Bench checkout jersey ${RUN} #${i + 1}`,
+  sku: (i) => `BENCH-CO-${RUN}-${i + 1}`,
+  description: 'A product created by scripts/bench/checkout.mjs so that its stock is known exactly.',
+});
+const stockOf = (ids) => readStock(admin, ids);
 const productIds = products.map((p) => p._id);
 const stockBefore = await stockOf(productIds);
 
 // ------------------------------------------------------------------ buyers
 
 const t0 = performance.now();
-const regs = await pool(BUYERS, (i) =>
-  call('POST', '/api/users/register', {
-    name: `Bench buyer ${i}`,
-    email: `bench-checkout-${RUN}-${i}@example.com`,
-    password: 'Bench!2345checkout',
-  }),
-);
-const badReg = regs.find((r) => r.status !== 201 || !r.json?.token);
-if (badReg) fail(`registering buyers: ${badReg.why}`);
+const regs = await registerCustomers(BUYERS, {
+  name: (i) => `Bench buyer ${i}`,
+  emailPrefix: `bench-checkout-${RUN}`,
+  password: 'Bench!2345checkout',
+});
 const buyers = regs.map((r, i) => ({
   index: i,
-  token: r.json.token,
+  token: r.token,
   purchases: 0,
   paid: new Set(), // checkout ids this buyer paid (PUT …/pay answered 200)
   finalized: new Map(), // checkout id → order id from the finalize answer
@@ -191,9 +106,7 @@ const registerSeconds = (performance.now() - t0) / 1000;
 
 const cpu = os.cpus();
 console.log(`Checkout benchmark — ${new Date().toISOString()} — ${GATEWAY}, fake PayPal ${PAYPAL}`);
-console.log(
-  `  machine: ${cpu.length} × ${cpu[0]?.model?.trim() || 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
-);
+console.log(`  machine: ${machine()}`);
 console.log(
   `  ${BUYERS} buyers (registered in ${registerSeconds.toFixed(1)} s), ${DURATION} s after one warm-up purchase each; ${PRODUCTS} products of ${STOCK} units created for this run (${products.map((p) => `£${p.price}`).join(', ')})\n`,
 );
