@@ -20,3 +20,4 @@ export * from './rpc/rmq-channels';
 export * from './pipes/parse-object-id.pipe';
 export * from './redis/redis-lock';
 export * from './events';
+export * from './openapi';

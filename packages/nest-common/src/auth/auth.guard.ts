@@ -13,8 +13,10 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { AUTH_MESSAGES, ROLES, type Role, type TokenClaims } from '@shop/contracts';
 import type { Request } from 'express';
+import { ApiErrors, BEARER_SCHEME } from '../openapi/decorators';
 import { TokenRevocations } from './token-revocations';
 
 /** Who is calling, as the shared guard established it from a verified, unrevoked token. */
@@ -101,14 +103,28 @@ export class JwtAuthGuard implements CanActivate {
   }
 }
 
-/** `@Auth()` any signed-in user; `@Auth('admin')` admins only. */
+/** Read back by the OpenAPI completeness test: which roles a route requires, or whether its token is optional. */
+export const AUTH_METADATA = { roles: ROLES_KEY, optional: OPTIONAL_KEY } as const;
+
+/** `@Auth()` any signed-in user; `@Auth('admin')` admins only. Also marks the route in the OpenAPI document. */
 export function Auth(...roles: Role[]) {
-  return applyDecorators(SetMetadata(ROLES_KEY, roles), UseGuards(JwtAuthGuard));
+  return applyDecorators(
+    SetMetadata(ROLES_KEY, roles),
+    UseGuards(JwtAuthGuard),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiErrors(401, ...(roles.length ? [403] : []), 503),
+  );
 }
 
-/** A signed-in user or a guest; a presented token must be valid. */
+/** A signed-in user or a guest; a presented token must be valid. The document offers both (no token, or bearer). */
 export function OptionalAuth() {
-  return applyDecorators(SetMetadata(OPTIONAL_KEY, true), UseGuards(JwtAuthGuard));
+  return applyDecorators(
+    SetMetadata(OPTIONAL_KEY, true),
+    UseGuards(JwtAuthGuard),
+    ApiSecurity({}),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiErrors({ 401: 'Not authorized, token failed (a token was presented but is invalid, expired or revoked)' }, 503),
+  );
 }
 
 /** The caller established by the guard (undefined for a guest on an optional route). */

@@ -1,13 +1,46 @@
-import { Body, Controller, Delete, Get, Param, Put, Req, Res } from '@nestjs/common';
-import { Auth, ParseObjectIdPipe } from '@shop/nest-common';
+import { applyDecorators, Body, Controller, Delete, Get, Param, Put, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { SORT_OPTIONS } from '@shop/contracts';
+import { ApiErrors, ApiObjectIdParam, Auth, MessageBody, ParseObjectIdPipe } from '@shop/nest-common';
 import type { Request, Response } from 'express';
 import { PublicReads } from '../read-model/public-reads';
 import { sendPublic } from '../read-model/public-response';
 import { UpdateProductDto } from './dto/product.dto';
+import { ProductBody } from './dto/product.response';
 import { parseProductListQuery } from './product-query';
 import { ProductsService } from './products.service';
 
 export const productId = new ParseObjectIdPipe('product');
+
+const text = (name: string, description: string) =>
+  ApiQuery({ name, required: false, description, schema: { type: 'string', maxLength: 200 } });
+
+/** The filters of GET /api/products (API.md): all optional, ANDed, unknown keys ignored. */
+const ApiProductFilters = () =>
+  applyDecorators(
+    text('collection', 'A collection name; `all` (any case) or absent: no filter'),
+    text('category', 'Equality; `all`: no filter'),
+    text('gender', 'Equality; `all`: no filter'),
+    text('size', 'Comma-separated list, any matches (`M,L`)'),
+    text('color', 'Comma-separated list, any matches (`Red,Navy`)'),
+    text('material', 'Comma-separated list, any matches'),
+    text('brand', 'Comma-separated list, any matches'),
+    ApiQuery({ name: 'minPrice', required: false, schema: { type: 'number', minimum: 0 }, description: 'GBP' }),
+    ApiQuery({ name: 'maxPrice', required: false, schema: { type: 'number', minimum: 0 }, description: 'GBP' }),
+    text('search', 'Case-insensitive substring of name or description'),
+    ApiQuery({
+      name: 'sortBy',
+      required: false,
+      schema: { type: 'string', enum: [...SORT_OPTIONS] },
+      description: 'Anything else: newest first',
+    }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      schema: { type: 'integer', minimum: 0, maximum: 100 },
+      description: 'Absent or 0: no limit; capped at 100',
+    }),
+  );
 
 /**
  * Public catalogue reads (published products only), answered from the in-memory read model as bytes with an
@@ -15,6 +48,7 @@ export const productId = new ParseObjectIdPipe('product');
  * PublicReadsLane answers them in front of Express; this is where their errors are answered. Route order
  * matters: the named routes come before `:id`.
  */
+@ApiTags('products')
 @Controller('api/products')
 export class ProductsController {
   constructor(
@@ -23,38 +57,65 @@ export class ProductsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Published products, filtered and sorted' })
+  @ApiProductFilters()
+  @ApiOkResponse({ type: [ProductBody] })
+  @ApiErrors({ 400: 'A malformed filter value' })
   async list(@Req() req: Request, @Res() res: Response) {
     sendPublic(req, res, await this.reads.list(parseProductListQuery(req.query as Record<string, unknown>)));
   }
 
   @Get('new-arrivals')
+  @ApiOperation({ summary: 'The 8 newest published products' })
+  @ApiOkResponse({ type: [ProductBody] })
   async newArrivals(@Req() req: Request, @Res() res: Response) {
     sendPublic(req, res, await this.reads.newArrivals());
   }
 
   @Get('best-seller')
+  @ApiOperation({ summary: 'The best-selling product (rating breaks ties, or decides with no sales)' })
+  @ApiOkResponse({ type: ProductBody })
+  @ApiErrors({ 404: 'No best seller found' })
   async bestSeller(@Req() req: Request, @Res() res: Response) {
     sendPublic(req, res, await this.reads.bestSeller());
   }
 
   @Get('similar/:id')
+  @ApiOperation({ summary: 'Up to 4 products of the same gender and category, not this one' })
+  @ApiObjectIdParam('product')
+  @ApiOkResponse({ type: [ProductBody] })
+  @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
   async similar(@Param('id', productId) id: string, @Req() req: Request, @Res() res: Response) {
     sendPublic(req, res, await this.reads.similar(id));
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One published product' })
+  @ApiObjectIdParam('product')
+  @ApiOkResponse({ type: ProductBody })
+  @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
   async findOne(@Param('id', productId) id: string, @Req() req: Request, @Res() res: Response) {
     sendPublic(req, res, await this.reads.product(id));
   }
 
   @Put(':id')
   @Auth('admin')
+  @ApiTags('admin')
+  @ApiOperation({ summary: 'Update a product (any subset of the fields); as PUT /api/admin/products/{id}' })
+  @ApiObjectIdParam('product')
+  @ApiOkResponse({ type: ProductBody })
+  @ApiErrors({ 400: 'Invalid product id, or a field message', 404: 'Product not found' })
   update(@Param('id', productId) id: string, @Body() dto: UpdateProductDto) {
     return this.products.update(id, dto);
   }
 
   @Delete(':id')
   @Auth('admin')
+  @ApiTags('admin')
+  @ApiOperation({ summary: 'Remove a product' })
+  @ApiObjectIdParam('product')
+  @ApiOkResponse({ type: MessageBody, description: '`{message: "Product removed"}`' })
+  @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
   async remove(@Param('id', productId) id: string) {
     await this.products.remove(id);
     return { message: 'Product removed' };

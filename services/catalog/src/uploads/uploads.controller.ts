@@ -10,10 +10,21 @@ import {
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
-import { Auth } from '@shop/nest-common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNotModifiedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, Auth } from '@shop/nest-common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { seedArtSvg } from '../seed/catalogue';
+import { UploadResultBody } from '../products/dto/product.response';
 import { ImageUploadInterceptor } from './image-upload.interceptor';
 import { UPLOAD_NAME, UploadsService } from './uploads.service';
 
@@ -26,6 +37,9 @@ const SVG_HEADERS = {
   'Cache-Control': 'public, max-age=86400',
 };
 
+const binary = { type: 'string', format: 'binary' } as const;
+
+@ApiTags('images')
 @Controller()
 export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
@@ -34,12 +48,23 @@ export class UploadsController {
   @Auth('admin')
   @HttpCode(201)
   @UseInterceptors(ImageUploadInterceptor)
+  @ApiTags('admin')
+  @ApiOperation({ summary: 'Upload a product image (JPEG, PNG, WebP or GIF by content, at most 5 MB)' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { image: binary }, required: ['image'] } })
+  @ApiCreatedResponse({ type: UploadResultBody })
+  @ApiErrors({ 400: 'No file uploaded, or an unsupported type' }, 413)
   upload(@UploadedFile() file: Express.Multer.File | undefined) {
     return this.uploads.store(file);
   }
 
   /** The seed catalogue's art, drawn on request (and remembered): it loads offline, with no file on disk. */
   @Get('uploads/seed/:file')
+  @ApiOperation({ summary: "The seed catalogue's drawings (SVG, with an ETag)" })
+  @ApiParam({ name: 'file', schema: { type: 'string' }, example: 'chiefs-home-jersey.svg' })
+  @ApiOkResponse({ description: 'The drawing', content: { 'image/svg+xml': { schema: binary } } })
+  @ApiNotModifiedResponse({ description: 'If-None-Match matched' })
+  @ApiErrors({ 404: 'Image not found' })
   seedArt(@Param('file') file: string, @Req() req: Request, @Res() res: Response) {
     const svg = seedArtSvg(file);
     if (!svg) throw new NotFoundException(IMAGE_NOT_FOUND);
@@ -54,6 +79,13 @@ export class UploadsController {
 
   /** Uploaded images: only names this service gave, from the upload directory, immutable. */
   @Get('uploads/:file')
+  @ApiOperation({ summary: 'An uploaded image (immutable: its name is its content)' })
+  @ApiParam({ name: 'file', schema: { type: 'string' }, description: 'A name POST /api/upload gave' })
+  @ApiOkResponse({
+    description: 'The image',
+    content: Object.fromEntries(['webp', 'jpeg', 'png', 'gif'].map((t) => [`image/${t}`, { schema: binary }])),
+  })
+  @ApiErrors({ 404: 'Image not found' })
   uploaded(@Param('file') file: string, @Res() res: Response) {
     if (!UPLOAD_NAME.test(file)) throw new NotFoundException(IMAGE_NOT_FOUND);
     res.sendFile(

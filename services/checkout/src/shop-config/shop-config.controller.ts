@@ -1,8 +1,11 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CURRENCY, type ShopConfigJson } from '@shop/contracts';
 import { CheckoutConfig } from '../config/checkout.config';
+import { ShopConfigBody } from './shop-config.response';
 
 /** GET /api/config: what the SPA needs to know at run time, so one build serves every environment. */
+@ApiTags('checkout')
 @Controller('api/config')
 export class ShopConfigController {
   private readonly body: ShopConfigJson;
@@ -21,6 +24,8 @@ export class ShopConfigController {
 
   @Get()
   @Header('Cache-Control', 'public, max-age=60')
+  @ApiOperation({ summary: 'Runtime configuration for the SPA: currency and how to pay (PayPal or the fake)' })
+  @ApiOkResponse({ type: ShopConfigBody })
   read(): ShopConfigJson {
     return this.body;
   }

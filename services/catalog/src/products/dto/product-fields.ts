@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CATEGORIES, COLORS, GENDERS, SIZES } from '@shop/contracts';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -40,6 +41,7 @@ function toList(vocabulary?: readonly string[]) {
 }
 
 export class ProductImageDto {
+  @ApiProperty({ maxLength: 2048, description: 'A path like /uploads/photo.webp or an http(s) URL' })
   @trim
   @IsNotEmpty({ message: 'Every image needs a url' })
   @IsString({ message: 'Image url must be text' })
@@ -49,6 +51,7 @@ export class ProductImageDto {
   })
   url!: string;
 
+  @ApiPropertyOptional({ maxLength: 300 })
   @IsOptional()
   @trim
   @IsString({ message: 'Image alt text must be text' })
@@ -62,6 +65,7 @@ const list = (what: string, vocabulary: readonly string[]) => `${what} must be f
 export const Fields = {
   name: () =>
     applyDecorators(
+      ApiProperty({ minLength: 1, maxLength: 200, example: 'Chiefs Home Jersey' }),
       trim,
       IsNotEmpty({ message: 'Name is required' }),
       IsString({ message: 'Name must be text' }),
@@ -69,6 +73,7 @@ export const Fields = {
     ),
   description: () =>
     applyDecorators(
+      ApiProperty({ minLength: 1, maxLength: 5000 }),
       trim,
       IsNotEmpty({ message: 'Description is required' }),
       IsString({ message: 'Description must be text' }),
@@ -76,6 +81,13 @@ export const Fields = {
     ),
   price: (what = 'Price') =>
     applyDecorators(
+      ApiProperty({
+        type: Number,
+        minimum: 0.01,
+        maximum: 100000,
+        description: 'GBP, at most two decimals',
+        example: 39.99,
+      }),
       toNumber,
       IsDefined({ message: `${what} is required` }),
       IsNumber(
@@ -87,6 +99,7 @@ export const Fields = {
     ),
   countInStock: () =>
     applyDecorators(
+      ApiProperty({ type: 'integer', minimum: 0, maximum: 1_000_000 }),
       toNumber,
       IsInt({ message: 'Stock must be a whole number' }),
       Min(0, { message: 'Stock cannot be negative' }),
@@ -94,6 +107,11 @@ export const Fields = {
     ),
   sku: () =>
     applyDecorators(
+      ApiProperty({
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$',
+        description: 'Unique; generated when absent',
+      }),
       trim,
       IsNotEmpty({ message: 'SKU cannot be empty' }),
       IsString({ message: 'SKU must be text' }),
@@ -104,31 +122,40 @@ export const Fields = {
     ),
   category: () =>
     applyDecorators(
+      ApiProperty({ enum: CATEGORIES, enumName: 'Category' }),
       IsNotEmpty({ message: 'Category is required' }),
       IsIn(CATEGORIES, { message: `Category must be one of: ${CATEGORIES.join(', ')}` }),
     ),
   text: (what: string, max = 100) =>
     applyDecorators(
+      ApiProperty({ maxLength: max }),
       trim,
       IsString({ message: `${what} must be text` }),
       MaxLength(max, { message: `${what} must be at most ${max} characters` }),
     ),
   sizes: () =>
     applyDecorators(
+      ApiProperty({ enum: SIZES, isArray: true, description: 'A list, or one comma-separated string' }),
       toList(SIZES),
       IsArray({ message: 'Sizes must be a list' }),
       IsIn(SIZES, { each: true, message: list('Sizes', SIZES) }),
     ),
   colors: () =>
     applyDecorators(
+      ApiProperty({ enum: COLORS, isArray: true, description: 'A list, or one comma-separated string' }),
       toList(COLORS),
       IsArray({ message: 'Colors must be a list' }),
       ArrayMaxSize(COLORS.length, { message: 'Too many colors' }),
       IsIn(COLORS, { each: true, message: list('Colors', COLORS) }),
     ),
-  gender: () => applyDecorators(IsIn(GENDERS, { message: `Gender must be one of: ${GENDERS.join(', ')}` })),
+  gender: () =>
+    applyDecorators(
+      ApiProperty({ enum: GENDERS, enumName: 'Gender' }),
+      IsIn(GENDERS, { message: `Gender must be one of: ${GENDERS.join(', ')}` }),
+    ),
   images: () =>
     applyDecorators(
+      ApiProperty({ type: [ProductImageDto], maxItems: 12, description: 'Objects, or plain URL strings' }),
       Transform(({ value }) =>
         Array.isArray(value)
           ? value.map((v) => plainToInstance(ProductImageDto, typeof v === 'string' ? { url: v } : v))
@@ -138,9 +165,11 @@ export const Fields = {
       ArrayMaxSize(12, { message: 'A product can have at most 12 images' }),
       ValidateNested({ each: true }),
     ),
-  flag: (what: string) => applyDecorators(toBoolean, IsBoolean({ message: `${what} must be true or false` })),
+  flag: (what: string) =>
+    applyDecorators(ApiProperty({ type: Boolean }), toBoolean, IsBoolean({ message: `${what} must be true or false` })),
   tags: () =>
     applyDecorators(
+      ApiProperty({ type: [String], maxItems: 30, description: 'A list, or one comma-separated string' }),
       toList(),
       IsArray({ message: 'Tags must be a list' }),
       ArrayMaxSize(30, { message: 'A product can have at most 30 tags' }),

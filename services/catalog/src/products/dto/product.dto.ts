@@ -1,7 +1,11 @@
 import type { Category, Gender } from '@shop/contracts';
-import { PartialType } from '@nestjs/mapped-types';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { Fields, ProductImageDto } from './product-fields';
+
+/** Optional for validation and in the OpenAPI document alike. */
+const Optional = () => applyDecorators(IsOptional(), ApiPropertyOptional());
 
 /**
  * POST /api/admin/products. Required: name, description, category, price (> 0, two decimals).
@@ -17,64 +21,65 @@ export class CreateProductDto {
   @Fields.price()
   price!: number;
 
-  @IsOptional()
+  @Optional()
   @Fields.price('Original price')
   originalPrice?: number | null;
 
-  @IsOptional()
+  @Optional()
   @Fields.countInStock()
   countInStock?: number;
 
-  @IsOptional()
+  @Optional()
   @Fields.sku()
   sku?: string;
 
   @Fields.category()
   category!: Category;
 
-  @IsOptional()
+  @Optional()
   @Fields.text('Brand')
   brand?: string;
 
-  @IsOptional()
+  @Optional()
   @Fields.sizes()
   sizes?: string[];
 
-  @IsOptional()
+  @Optional()
   @Fields.colors()
   colors?: string[];
 
-  @IsOptional()
+  @Optional()
   @Fields.text('Collection')
   collections?: string;
 
-  @IsOptional()
+  @Optional()
   @Fields.text('Material')
   material?: string;
 
-  @IsOptional()
+  @Optional()
   @Fields.gender()
   gender?: Gender;
 
-  @IsOptional()
+  @Optional()
   @Fields.images()
   images?: ProductImageDto[];
 
-  @IsOptional()
+  @Optional()
   @Fields.flag('isFeatured')
   isFeatured?: boolean;
 
-  @IsOptional()
+  @Optional()
   @Fields.flag('isPublished')
   isPublished?: boolean;
 
-  @IsOptional()
+  @Optional()
   @Fields.tags()
   tags?: string[];
 }
 
 /**
- * PUT /api/products/:id and /api/admin/products/:id: any subset of the create fields. A field that
+ * PUT /api/products/:id and /api/admin/products/:id: any subset of the create fields (@nestjs/swagger's
+ * PartialType: mapped-types' validation rules plus the document's properties, all optional). A field that
  * is present is validated (so "" for a description is refused and 0 for stock is kept); null leaves
  * a field as it is, except originalPrice, where null removes it.
  */

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -37,6 +38,7 @@ const quantityMessage = `Quantity must be a whole number from 1 to ${MAX_CART_LI
 const AddressField = (field: ShippingAddressField) => {
   const label = SHIPPING_ADDRESS_LABELS[field];
   return applyDecorators(
+    ApiProperty({ minLength: 1, maxLength: 200 }),
     trimmed,
     IsString({ message: `${label} is required` }),
     IsNotEmpty({ message: `${label} is required` }),
@@ -46,22 +48,26 @@ const AddressField = (field: ShippingAddressField) => {
 
 /** One line as the client sends it: name, image and price may come along and are ignored (the catalog prices). */
 export class CheckoutItemDto {
+  @ApiProperty({ pattern: '^[0-9a-f]{24}$', example: '665f1c2ab7e4a1c3d2e0f9a1' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
   @IsString({ message: 'Invalid product id' })
   @Matches(/^[0-9a-f]{24}$/, { message: 'Invalid product id' })
   productId!: string;
 
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_CART_LINE_QUANTITY })
   @IsInt({ message: quantityMessage })
   @Min(1, { message: quantityMessage })
   @Max(MAX_CART_LINE_QUANTITY, { message: quantityMessage })
   quantity!: number;
 
+  @ApiPropertyOptional({ maxLength: 50 })
   @trimmed
   @IsOptional()
   @IsString({ message: 'Size must be text' })
   @MaxLength(50, { message: 'Size must be at most 50 characters' })
   size?: string;
 
+  @ApiPropertyOptional({ maxLength: 50 })
   @trimmed
   @IsOptional()
   @IsString({ message: 'Color must be text' })
@@ -82,6 +88,12 @@ export class ShippingAddressDto implements ShippingAddress {
 /** POST /api/checkout. */
 export class CreateCheckoutDto {
   // class-validator runs a property's checks bottom-up: list first, then its size, then each item.
+  @ApiProperty({
+    type: [CheckoutItemDto],
+    minItems: 1,
+    maxItems: MAX_CART_LINES,
+    description: 'name, image and price may come along and are ignored: the catalog prices',
+  })
   @ValidateNested({ each: true, message: 'Each checkout item must be an object' })
   @IsObject({ each: true, message: 'Each checkout item must be an object' })
   @ArrayMaxSize(MAX_CART_LINES, { message: `A checkout holds at most ${MAX_CART_LINES} different items` })
@@ -91,6 +103,7 @@ export class CreateCheckoutDto {
   @Type(() => CheckoutItemDto)
   checkoutItems!: CheckoutItemDto[];
 
+  @ApiProperty({ type: ShippingAddressDto })
   @IsDefined({ message: 'Shipping address is required' })
   @IsObject({ message: 'Shipping address is required' })
   @ValidateNested()
@@ -98,11 +111,13 @@ export class CreateCheckoutDto {
   shippingAddress!: ShippingAddressDto;
 
   /** Only PayPal is taken; SPEC §7 spells it `Paypal`. Absent means PayPal. */
+  @ApiPropertyOptional({ enum: PAYMENT_METHODS, description: 'Absent means PayPal' })
   @IsOptional()
   @IsIn(PAYMENT_METHODS, { message: CHECKOUT_MESSAGES.paymentMethod })
   paymentMethod?: PaymentMethod;
 
   /** What the client believes the total is: compared, never charged. */
+  @ApiPropertyOptional({ minimum: 0, description: "The client's total (GBP): compared, never charged" })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'totalPrice must be a number' })
   @Min(0, { message: 'totalPrice must be a number' })
@@ -110,6 +125,7 @@ export class CreateCheckoutDto {
 }
 
 export class PaymentDetailsDto {
+  @ApiProperty({ description: 'The PayPal order id the client approved', pattern: PAYPAL_ORDER_ID.source })
   @IsString({ message: CHECKOUT_MESSAGES.paypalOrderId })
   @Matches(PAYPAL_ORDER_ID, { message: CHECKOUT_MESSAGES.paypalOrderId })
   id!: string;
@@ -118,11 +134,13 @@ export class PaymentDetailsDto {
 /** PUT /api/checkout/:id/pay: the PayPal order the client approved; the server checks it with PayPal. */
 export class PayCheckoutDto {
   /** The client's claim ("paid"): informative only. */
+  @ApiPropertyOptional({ maxLength: 50, example: 'paid', description: "The client's claim: informative only" })
   @IsOptional()
   @IsString({ message: 'paymentStatus must be text' })
   @MaxLength(50, { message: 'paymentStatus must be at most 50 characters' })
   paymentStatus?: string;
 
+  @ApiProperty({ type: PaymentDetailsDto })
   @IsDefined({ message: CHECKOUT_MESSAGES.paypalOrderId })
   @IsObject({ message: CHECKOUT_MESSAGES.paypalOrderId })
   @ValidateNested()

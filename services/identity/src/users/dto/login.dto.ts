@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { EmailField } from './user-fields';
 
@@ -5,6 +6,7 @@ export class LoginDto {
   @EmailField()
   email!: string;
 
+  @ApiProperty({ format: 'password' })
   @IsNotEmpty({ message: 'Password is required' })
   @IsString({ message: 'Password must be text' })
   @MaxLength(1024, { message: 'Invalid email or password' })

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import type { Role } from '@shop/contracts';
 import { IsAbsentOr } from '@shop/nest-common';
 import { EmailField, NameField, RoleField } from './user-fields';
@@ -7,14 +8,17 @@ import { EmailField, NameField, RoleField } from './user-fields';
  * null (written out rather than `PartialType`, whose `IsOptional` would let a null through as if absent).
  */
 export class UpdateUserDto {
+  @ApiPropertyOptional()
   @IsAbsentOr()
   @NameField()
   name?: string;
 
+  @ApiPropertyOptional()
   @IsAbsentOr()
   @EmailField()
   email?: string;
 
+  @ApiPropertyOptional()
   @IsAbsentOr()
   @RoleField()
   role?: Role;

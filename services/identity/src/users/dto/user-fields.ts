@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '@shop/contracts';
@@ -9,6 +10,7 @@ const trimLower = Transform(({ value }) => (typeof value === 'string' ? value.tr
 /** The rules of API.md "Users", with the messages a shopper reads. */
 export const NameField = () =>
   applyDecorators(
+    ApiProperty({ minLength: 1, maxLength: NAME_MAX_LENGTH, example: 'Jordan Smith', description: 'Trimmed' }),
     trim,
     IsNotEmpty({ message: 'Name is required' }),
     IsString({ message: 'Name must be text' }),
@@ -17,6 +19,12 @@ export const NameField = () =>
 
 export const EmailField = () =>
   applyDecorators(
+    ApiProperty({
+      format: 'email',
+      maxLength: 254,
+      example: 'jordan@example.com',
+      description: 'Trimmed, lower-cased',
+    }),
     trimLower,
     IsNotEmpty({ message: 'Email is required' }),
     IsString({ message: 'Email must be text' }),
@@ -26,10 +34,15 @@ export const EmailField = () =>
 
 export const NewPasswordField = () =>
   applyDecorators(
+    ApiProperty({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, format: 'password' }),
     IsNotEmpty({ message: 'Password is required' }),
     IsString({ message: 'Password must be text' }),
     MinLength(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` }),
     MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` }),
   );
 
-export const RoleField = () => applyDecorators(IsIn(ROLES, { message: `Role must be one of: ${ROLES.join(', ')}` }));
+export const RoleField = () =>
+  applyDecorators(
+    ApiProperty({ enum: ROLES, enumName: 'Role' }),
+    IsIn(ROLES, { message: `Role must be one of: ${ROLES.join(', ')}` }),
+  );

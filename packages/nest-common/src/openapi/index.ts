@@ -1,0 +1,3 @@
+export * from './decorators';
+export * from './document';
+export * from './schemas';

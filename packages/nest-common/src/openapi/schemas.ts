@@ -1,0 +1,119 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ORDER_STATUSES,
+  ROLES,
+  type ApiError,
+  type CartLineJson,
+  type OrderJson,
+  type OrderStatus,
+  type PaymentDetailsJson,
+  type PublicUser,
+  type Role,
+  type ShippingAddress,
+} from '@shop/contracts';
+
+/**
+ * OpenAPI schemas of the response shapes more than one service answers with (API.md). Each class implements its
+ * contract type, so a field added to the contract and not here fails the build. Service-only shapes live in the
+ * service beside its controller.
+ */
+
+export class FieldError {
+  @ApiProperty({ example: 'email' }) field!: string;
+  @ApiProperty({ example: 'Please enter a valid email address' }) message!: string;
+}
+
+/** Every error of the /api surface: `{message, statusCode}` (API.md "Conventions"). */
+export class ApiErrorBody implements ApiError {
+  @ApiProperty({ description: 'One human sentence (never an array)', example: 'Product not found' })
+  message!: string;
+
+  @ApiProperty({ example: 404 })
+  statusCode!: number;
+
+  @ApiPropertyOptional({ type: [FieldError], description: 'Field errors, when a request body failed validation' })
+  details?: FieldError[];
+}
+
+export class MessageBody {
+  @ApiProperty({ example: 'Product removed' }) message!: string;
+}
+
+const money = (description = 'GBP, at most two decimals') => ApiProperty({ type: Number, description, example: 39.99 });
+const objectId = (description = 'MongoDB ObjectId') =>
+  ApiProperty({ type: String, description, example: '665f1c2ab7e4a1c3d2e0f9a1' });
+const dateTime = (required = true) =>
+  required
+    ? ApiProperty({ type: String, format: 'date-time' })
+    : ApiPropertyOptional({ type: String, format: 'date-time' });
+
+export class PublicUserBody implements PublicUser {
+  @objectId() _id!: string;
+  @ApiProperty({ example: 'Jordan Smith' }) name!: string;
+  @ApiProperty({ example: 'jordan@example.com' }) email!: string;
+  @ApiProperty({ enum: ROLES, enumName: 'Role' }) role!: Role;
+  @dateTime(false) createdAt?: string;
+  @dateTime(false) updatedAt?: string;
+}
+
+/** A line of a cart, checkout or order: the catalogue's name, image and price. */
+export class LineItemBody implements CartLineJson {
+  @objectId() productId!: string;
+  @ApiProperty({ example: 'Chiefs Home Jersey' }) name!: string;
+  @ApiProperty({ example: '/uploads/seed/chiefs-home-jersey.svg' }) image!: string;
+  @money('Unit price, GBP') price!: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 99 }) quantity!: number;
+  @ApiProperty({ description: "'' when the product comes in one size", example: 'M' }) size!: string;
+  @ApiProperty({ description: "'' when the product comes in one colour", example: 'Red' }) color!: string;
+}
+
+export class ShippingAddressBody implements ShippingAddress {
+  @ApiProperty({ maxLength: 200 }) firstName!: string;
+  @ApiProperty({ maxLength: 200 }) lastName!: string;
+  @ApiProperty({ maxLength: 200 }) address!: string;
+  @ApiProperty({ maxLength: 200 }) city!: string;
+  @ApiProperty({ maxLength: 200 }) postalCode!: string;
+  @ApiProperty({ maxLength: 200 }) country!: string;
+  @ApiProperty({ maxLength: 200 }) phone!: string;
+}
+
+/** What the server keeps of a PayPal payment (never PayPal's whole answer). */
+export class PaymentDetailsBody implements PaymentDetailsJson {
+  @ApiProperty({ enum: ['paypal'] }) provider!: 'paypal';
+  @ApiProperty({ description: "PayPal's order id" }) id!: string;
+  @ApiProperty() status!: string;
+  @ApiProperty() captureId!: string;
+  @ApiProperty() captureStatus!: string;
+  @ApiProperty({ description: 'Two decimals, as PayPal states it', example: '39.99' }) amount!: string;
+  @ApiProperty({ example: 'GBP' }) currency!: string;
+  @ApiPropertyOptional() payerEmail?: string;
+  @ApiPropertyOptional() payerId?: string;
+  @dateTime(false) capturedAt?: string;
+}
+
+export class OrderBuyerBody {
+  @objectId() _id!: string;
+  @ApiProperty({ description: 'Kept after the user is deleted' }) name!: string;
+  @ApiPropertyOptional() email?: string;
+}
+
+/** An order (API.md "Orders"); checkout's finalize answers with one too. */
+export class OrderBody implements OrderJson {
+  @objectId() _id!: string;
+  @ApiProperty({ type: OrderBuyerBody }) user!: OrderBuyerBody;
+  @objectId('The checkout this order was made from') checkoutId!: string;
+  @ApiProperty({ type: [LineItemBody] }) orderItems!: LineItemBody[];
+  @ApiProperty({ type: ShippingAddressBody }) shippingAddress!: ShippingAddressBody;
+  @ApiProperty({ enum: ['PayPal'] }) paymentMethod!: 'PayPal';
+  @ApiProperty({ example: 'Free international shipping' }) shippingMethod!: string;
+  @money() totalPrice!: number;
+  @ApiProperty() isPaid!: boolean;
+  @dateTime() paidAt!: string;
+  @ApiProperty({ enum: ['paid'] }) paymentStatus!: 'paid';
+  @ApiPropertyOptional({ type: PaymentDetailsBody }) paymentDetails?: PaymentDetailsBody;
+  @ApiProperty() isDelivered!: boolean;
+  @dateTime(false) deliveredAt?: string;
+  @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus' }) status!: OrderStatus;
+  @dateTime() createdAt!: string;
+  @dateTime() updatedAt!: string;
+}

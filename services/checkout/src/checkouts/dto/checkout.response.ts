@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CheckoutJson, PaymentStatus } from '@shop/contracts';
+import { LineItemBody, PaymentDetailsBody, ShippingAddressBody } from '@shop/nest-common';
+
+/** A checkout (API.md "Checkout"): priced by the server, its stock held until reservationExpiresAt. */
+export class CheckoutBody implements CheckoutJson {
+  @ApiProperty() _id!: string;
+  @ApiProperty({ description: "The buyer's user id" }) user!: string;
+  @ApiProperty({ type: [LineItemBody] }) checkoutItems!: LineItemBody[];
+  @ApiProperty({ type: ShippingAddressBody }) shippingAddress!: ShippingAddressBody;
+  @ApiProperty({ enum: ['PayPal'] }) paymentMethod!: 'PayPal';
+  @ApiProperty({ description: "The server's total (GBP): what PayPal must be paid", example: 79.98 })
+  totalPrice!: number;
+  @ApiProperty() isPaid!: boolean;
+  @ApiPropertyOptional({ format: 'date-time' }) paidAt?: string;
+  @ApiProperty({ enum: ['pending', 'paid'] }) paymentStatus!: PaymentStatus;
+  @ApiPropertyOptional({ type: PaymentDetailsBody }) paymentDetails?: PaymentDetailsBody;
+  @ApiProperty() isFinalized!: boolean;
+  @ApiPropertyOptional({ format: 'date-time' }) finalizedAt?: string;
+  @ApiPropertyOptional({ description: 'The order this checkout became, once finalized' }) orderId?: string;
+  @ApiProperty({ format: 'date-time', description: 'Until then the stock is held (extended once paid)' })
+  reservationExpiresAt!: string;
+  @ApiPropertyOptional({ description: "True when the client's totalPrice differed (the server's is charged)" })
+  priceAdjusted?: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
