@@ -27,7 +27,10 @@ COPY packages packages
 COPY services services
 COPY gateway gateway
 COPY web web
-RUN npx tsc -b tsconfig.build.json && npm run build -w web && npm prune --omit=dev
+COPY scripts/openapi.mjs scripts/
+# scripts/openapi.mjs writes the OpenAPI documents from the built code (gateway/dist/openapi.json is what the
+# gateway image serves at /api/docs): no database or broker is needed for it.
+RUN npx tsc -b tsconfig.build.json && node scripts/openapi.mjs && npm run build -w web && npm prune --omit=dev
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG APP

@@ -6,11 +6,11 @@ import type { Redis } from 'ioredis';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
 // The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
 import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
+import { apiDocs } from './api-docs/index';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
 import { createLogger, type Logger } from './logger';
-import { buildOpenApi } from './openapi';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
@@ -45,7 +45,6 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const redis = createRedis(config.redisUrl, logger);
   const catalogCache = config.catalogCache.enabled ? createCatalogCache(config, redis, logger) : undefined;
   const proxies = createServiceProxies(config, logger, { onUpstreamResponse: catalogCache?.onUpstreamResponse });
-  const openApi = JSON.stringify(buildOpenApi());
 
   const app = express();
   app.disable('x-powered-by');
@@ -62,9 +61,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
-  app.get('/api/docs', (_req, res) => {
-    res.type('json').send(openApi);
-  });
+  app.use(apiDocs(logger));
 
   app.use(rateLimits(config, redis, logger));
   app.use(proxies.handler);

@@ -2,6 +2,7 @@
 // and the web app (only when its sources changed since web/dist was written).
 import fs from 'node:fs';
 import path from 'node:path';
+import { MERGED_DOCUMENT, openApiInputs } from '../openapi.mjs';
 import { buildFerret } from './infra.mjs';
 import { ROOT, log, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
 
@@ -75,7 +76,18 @@ export async function buildWeb({ force = false } = {}) {
   return true;
 }
 
-/** FerretDB, TypeScript, web, each only when stale; timings appended to `timings`. */
+/**
+ * The OpenAPI documents (scripts/openapi.mjs: each service's from its decorators, merged into the one the gateway
+ * serves), when a built file they come from is newer than the merged document. A child process: Nest loads there.
+ */
+export async function buildOpenApi({ force = false } = {}) {
+  const built = mtimeMs(MERGED_DOCUMENT);
+  if (!force && built && openApiInputs().every((dir) => newestMtime(dir, ['openapi.json']) <= built)) return false;
+  await run(process.execPath, [path.join(ROOT, 'scripts/openapi.mjs')], { what: 'node scripts/openapi.mjs' });
+  return true;
+}
+
+/** FerretDB, TypeScript, OpenAPI, web, each only when stale; timings appended to `timings`. */
 export async function buildAll(timings, { force = false } = {}) {
   await step(
     'build FerretDB (when missing or stale)',
@@ -85,6 +97,13 @@ export async function buildAll(timings, { force = false } = {}) {
     timings,
   );
   await step('build TypeScript (tsc -b tsconfig.build.json)', buildTypeScript, timings);
+  await step(
+    'build OpenAPI documents (when stale)',
+    async () => {
+      if (!(await buildOpenApi({ force }))) log('gateway/dist/openapi.json is up to date');
+    },
+    timings,
+  );
   await step(
     'build web (when stale)',
     async () => {

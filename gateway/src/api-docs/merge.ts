@@ -1,0 +1,147 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ServiceName } from '@shop/contracts';
+import { isBackendPath, matchRoute } from '../routes';
+
+/** The parts of an OpenAPI 3 document the merge reads (documents are JSON: everything else passes through). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: Array<{ url: string; description?: string }>;
+  tags?: Array<{ name: string; description?: string }>;
+  paths: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
+  [key: string]: unknown;
+}
+
+export interface ServiceDocument {
+  service: ServiceName;
+  document: OpenApiDocument;
+}
+
+/** Tags in the order the browsable page shows them; a tag not listed here comes after these. */
+const TAG_ORDER: Record<string, string> = {
+  users: 'Register, log in, your profile (identity)',
+  newsletter: 'Newsletter subscriptions (identity)',
+  products: 'The public catalogue (catalog)',
+  images: 'Product images (catalog)',
+  cart: 'Guest and user carts (cart)',
+  checkout: 'Checkouts, payment and the SPA runtime configuration (checkout)',
+  orders: "A customer's orders (orders)",
+  admin: 'Admin area: users, products, orders, dashboard figures',
+  gateway: "The gateway's own endpoints",
+};
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+export class ApiDocumentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The services' OpenAPI documents cannot be merged:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ApiDocumentError';
+  }
+}
+
+/** The gateway's own public endpoint, described here because the gateway is no Nest app. */
+const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
+  '/api/docs': {
+    get: {
+      tags: ['gateway'],
+      summary: 'This document (OpenAPI 3, JSON); browsable at /api/docs/ui/',
+      operationId: 'gateway_docs',
+      responses: {
+        200: { description: 'The OpenAPI document of the whole /api surface', content: { 'application/json': {} } },
+        503: {
+          description: 'The document was not built (run the build)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorBody' } } },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * Merges the five services' documents into the one document of the public surface, as the gateway routes it:
+ * a path the gateway does not proxy (a service's /health, /ready, /metrics) is left out, and a public path served
+ * by another service than the route table says, the same operation in two documents, or one schema name with two
+ * shapes is an error (the document would lie). Paths keep the services' order, then the gateway's own.
+ */
+export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenApiDocument {
+  const problems: string[] = [];
+  const paths: OpenApiDocument['paths'] = {};
+  const schemas: Record<string, unknown> = {};
+  const securitySchemes: Record<string, unknown> = {};
+  const tags = new Map<string, string | undefined>();
+  const owners = new Map<string, ServiceName>();
+
+  const addAll = (
+    kind: string,
+    into: Record<string, unknown>,
+    from: Record<string, unknown> | undefined,
+    by: string,
+  ) => {
+    for (const [name, value] of Object.entries(from ?? {})) {
+      if (into[name] !== undefined && !isDeepStrictEqual(into[name], value)) {
+        problems.push(`${kind} "${name}" differs between ${owners.get(`${kind}:${name}`)} and ${by}`);
+        continue;
+      }
+      into[name] = value;
+      if (!owners.has(`${kind}:${name}`)) owners.set(`${kind}:${name}`, by as ServiceName);
+    }
+  };
+
+  for (const { service, document } of documents) {
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      if (!isBackendPath(path)) continue; // operational: the gateway does not proxy it
+      const owner = matchRoute(path)?.service;
+      if (owner !== service) {
+        problems.push(
+          owner
+            ? `${service} declares ${path}, but the gateway routes it to ${owner}`
+            : `${service} declares ${path}, which no route of the gateway's table reaches`,
+        );
+        continue;
+      }
+      const merged = (paths[path] ??= {});
+      for (const [method, operation] of Object.entries(item)) {
+        if (HTTP_METHODS.has(method) && merged[method] !== undefined) {
+          problems.push(`${method.toUpperCase()} ${path} is declared twice`);
+          continue;
+        }
+        merged[method] = operation;
+        for (const tag of (operation as { tags?: string[] }).tags ?? []) if (!tags.has(tag)) tags.set(tag, undefined);
+      }
+    }
+    addAll('schema', schemas, document.components?.schemas, service);
+    addAll('security scheme', securitySchemes, document.components?.securitySchemes, service);
+    for (const tag of document.tags ?? [])
+      if (tag.description || !tags.has(tag.name)) tags.set(tag.name, tag.description);
+  }
+  if (problems.length) throw new ApiDocumentError(problems);
+
+  Object.assign(paths, GATEWAY_PATHS);
+  tags.set('gateway', undefined);
+  const tagNames = [...tags.keys()].sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b));
+
+  return {
+    openapi: documents[0]?.document.openapi ?? '3.0.0',
+    info: {
+      title: 'Gridiron Store API',
+      version: '1.0.0',
+      description:
+        'The public /api surface behind the gateway, generated from the services’ code. Prices are GBP. ' +
+        'Every error is JSON `{message, statusCode}`. Every response carries `x-request-id` (send your own to ' +
+        'correlate). Routes marked with a lock take `Authorization: Bearer <token>` (from register or login).',
+    },
+    servers: [{ url: '/' }],
+    tags: tagNames.map((name) => ({ name, description: tags.get(name) ?? TAG_ORDER[name] })),
+    paths,
+    components: { securitySchemes, schemas },
+  };
+}
+
+function tagRank(tag: string): number {
+  const rank = Object.keys(TAG_ORDER).indexOf(tag);
+  return rank === -1 ? Number.MAX_SAFE_INTEGER : rank;
+}
