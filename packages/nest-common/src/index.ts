@@ -11,6 +11,7 @@ export * from './errors/validation';
 export * from './health/health.controller';
 export * from './logging/logger';
 export * from './logging/request-context';
+export * from './metrics';
 export * from './redis/redis.provider';
 export * from './rpc/rpc-ack';
 export * from './rpc/rpc-client';

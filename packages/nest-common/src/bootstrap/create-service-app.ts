@@ -9,6 +9,8 @@ import { ServiceConfig } from '../config/service-config';
 import { toApiError } from '../errors/error-body';
 import { createLogger, PinoNestLogger, ROOT_LOGGER } from '../logging/logger';
 import { requestLogging } from '../logging/request-logging.middleware';
+import { httpMetrics } from '../metrics/http-metrics';
+import { Metrics } from '../metrics/metrics';
 import { ResilientServerRMQ } from '../rpc/rmq-channels';
 import { rpcServerOptions } from '../rpc/rpc-server';
 import { jsonBodyProblem } from './json-body';
@@ -58,6 +60,8 @@ export async function startServiceApp(
 
   app.disable('x-powered-by');
   if (config.TRUSTED_PROXIES?.length) app.set('trust proxy', config.TRUSTED_PROXIES);
+  // GET /metrics (Prometheus) on the service's own, internal port; every other request is counted.
+  app.use(httpMetrics(app.get(Metrics)));
   app.use(requestLogging(logger));
   const json = express.json({ limit: options.bodyLimit ?? '1mb' });
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>

@@ -13,6 +13,8 @@ import { EventsModule } from '../events/events.module';
 import { MongoProcessedEventStore } from '../events/mongo-processed-event.store';
 import { HealthController } from '../health/health.controller';
 import { ROOT_LOGGER } from '../logging/logger';
+import { MessagingMetrics } from '../metrics/messaging-metrics';
+import { MetricsModule } from '../metrics/metrics.module';
 import type { Logger } from 'pino';
 import { REDIS, RedisCloser, redisProvider } from '../redis/redis.provider';
 import { namespacedExchange } from '../rpc/rpc-names';
@@ -29,17 +31,19 @@ export interface ServiceDefaultsOptions<C extends ServiceConfig> {
 /**
  * What every service gets by importing one module (the "service defaults" of eShop):
  * validated config, MongoDB, Redis, JWT verification with revocation, the error filter,
- * validation, request context for RabbitMQ handlers, /health and /ready.
+ * validation, request context for RabbitMQ handlers, /health and /ready, Prometheus metrics (GET /metrics).
  */
 @Global()
 @Module({})
 export class ServiceDefaultsModule {
   static forRoot<C extends ServiceConfig>(options: ServiceDefaultsOptions<C>): DynamicModule {
     const configModule = ServiceConfigModule.forRoot(options.config);
+    const metricsModule = MetricsModule.forService(options.service);
     return {
       module: ServiceDefaultsModule,
       imports: [
         configModule,
+        metricsModule,
         MongooseModule.forRootAsync({
           imports: [configModule],
           inject: [ServiceConfig],
@@ -64,15 +68,16 @@ export class ServiceDefaultsModule {
           }),
         }),
         EventsModule.forRootAsync({
-          imports: [configModule],
-          inject: [ServiceConfig, getConnectionToken(), ROOT_LOGGER],
-          useFactory: (config: ServiceConfig, connection: Connection, logger: Logger) => ({
+          imports: [configModule, metricsModule],
+          inject: [ServiceConfig, getConnectionToken(), ROOT_LOGGER, MessagingMetrics],
+          useFactory: (config: ServiceConfig, connection: Connection, logger: Logger, metrics: MessagingMetrics) => ({
             url: config.RABBITMQ_URL,
             service: options.service,
             queuePrefix: config.RABBITMQ_NAMESPACE,
             exchange: namespacedExchange(config.RABBITMQ_NAMESPACE),
             store: new MongoProcessedEventStore(connection),
             logger,
+            metrics,
           }),
         }),
       ],

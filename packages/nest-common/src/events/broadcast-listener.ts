@@ -1,6 +1,7 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
 import type { EventEnvelope } from '@shop/contracts';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
 import { errorText, parseEnvelope, withTimeout } from './event-consumer';
 import type { EventBusLogger } from './event-bus.types';
 import { topicMatches } from './topic-pattern';
@@ -22,6 +23,7 @@ export interface BroadcastListenerConfig extends BroadcastOptions {
   exchange: string;
   handlers: BroadcastHandlers;
   logger: EventBusLogger;
+  metrics?: MessagingMetrics;
 }
 
 /**
@@ -80,9 +82,13 @@ export class BroadcastListener {
       ? envelope.type
       : this.patterns.find((p) => topicMatches(p, envelope.type));
     if (!pattern) return;
+    // One server-named queue per replica: counted under a stable name.
+    const labels = { queue: `${this.cfg.service}.broadcast`, event: pattern };
     try {
       await this.cfg.handlers[pattern](envelope);
+      this.cfg.metrics?.consumed.inc({ ...labels, outcome: 'handled' });
     } catch (err) {
+      this.cfg.metrics?.consumed.inc({ ...labels, outcome: 'failed' });
       this.cfg.logger.warn({ eventId: envelope.eventId, type: envelope.type, err }, 'broadcast handler failed');
     }
   }

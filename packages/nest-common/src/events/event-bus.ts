@@ -4,6 +4,7 @@ import type { ConfirmChannel } from 'amqplib';
 import pino from 'pino';
 import { EVENTS_EXCHANGE, type EventEnvelope } from '@shop/contracts';
 import { currentRequestId } from '../logging/request-context';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
 import { BroadcastListener, type BroadcastHandlers, type BroadcastOptions } from './broadcast-listener';
 import { EventConsumer, errorText } from './event-consumer';
 import {
@@ -15,7 +16,8 @@ import {
   type EventSubscribeOptions,
 } from './event-bus.types';
 
-type ResolvedOptions = Required<Omit<EventBusOptions, 'store'>> & Pick<EventBusOptions, 'store'>;
+type ResolvedOptions = Required<Omit<EventBusOptions, 'store' | 'metrics'>> &
+  Pick<EventBusOptions, 'store' | 'metrics'>;
 
 /**
  * Fan-out events between services over one RabbitMQ topic exchange (see docs/messaging-bus.md).
@@ -65,6 +67,11 @@ export class EventBus {
 
   get exchange(): string {
     return this.options.exchange;
+  }
+
+  /** The metrics this bus records into, for the outbox relay built on it. */
+  get metrics(): MessagingMetrics | undefined {
+    return this.options.metrics;
   }
 
   /** True while the broker connection is up (a hung broker is noticed by missed heartbeats). */
@@ -160,9 +167,11 @@ export class EventBus {
         headers: requestId ? { [EVENT_HEADERS.requestId]: requestId } : {},
       });
     } catch (err) {
+      this.options.metrics?.published.inc({ exchange: this.options.exchange, event: type, outcome: 'failed' });
       this.logger.error({ ...log, err }, 'event not published');
       throw new Error(`EventBus(${this.service}): could not publish ${type} ${envelope.eventId}: ${errorText(err)}`);
     }
+    this.options.metrics?.published.inc({ exchange: this.options.exchange, event: type, outcome: 'ok' });
     this.logger.info(log, 'event published');
     return envelope;
   }
@@ -191,6 +200,7 @@ export class EventBus {
       drainTimeoutMs: o.drainTimeoutMs,
       logger: this.logger,
       store: o.store,
+      metrics: o.metrics,
     });
     await consumer.start(o.connectTimeoutMs);
     this.consumers.push(consumer);
@@ -209,6 +219,7 @@ export class EventBus {
       exchange: this.options.exchange,
       handlers: { ...handlers },
       logger: this.logger,
+      metrics: this.options.metrics,
       ...opts,
     });
     await listener.start(this.options.connectTimeoutMs);

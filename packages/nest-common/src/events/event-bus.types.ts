@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@shop/contracts';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
 import type { ProcessedEventStore } from './processed-event.store';
 
 /** pino-compatible: `logger.info({ eventId, type }, 'message')`. */
@@ -36,6 +37,8 @@ export interface EventBusOptions {
   logger?: EventBusLogger;
   /** Dedupe of redelivered events. Without one, handlers must be idempotent on their own. */
   store?: ProcessedEventStore;
+  /** Where published, consumed, retried and dead-lettered events are counted (Prometheus); none by default. */
+  metrics?: MessagingMetrics;
 }
 
 export interface EventContext {

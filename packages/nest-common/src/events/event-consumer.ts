@@ -3,14 +3,9 @@ import type { ConfirmChannel, ConsumeMessage, MessageProperties, Options } from 
 import type { EventEnvelope } from '@shop/contracts';
 import type { ProcessedEventStore } from './processed-event.store';
 import { runWithRequestContext } from '../logging/request-context';
+import type { DeadLetterReason, MessagingMetrics } from '../metrics/messaging-metrics';
 import { topicMatches } from './topic-pattern';
-import {
-  consumerTopology,
-  EVENT_HEADERS,
-  type EventBusLogger,
-  type EventHandler,
-  type EventHandlers,
-} from './event-bus.types';
+import { consumerTopology, EVENT_HEADERS, type EventBusLogger, type EventHandlers } from './event-bus.types';
 
 export interface EventConsumerConfig {
   service: string;
@@ -24,6 +19,7 @@ export interface EventConsumerConfig {
   drainTimeoutMs: number;
   logger: EventBusLogger;
   store?: ProcessedEventStore;
+  metrics?: MessagingMetrics;
 }
 
 const MAX_HEADER_TEXT = 2000;
@@ -130,22 +126,30 @@ export class EventConsumer {
     try {
       envelope = parseEnvelope(msg.content);
     } catch (err) {
-      await this.deadLetter(channel, msg, msg.fields.routingKey, `invalid message: ${errorText(err)}`, failedSoFar);
+      await this.deadLetter(
+        channel,
+        msg,
+        msg.fields.routingKey,
+        'invalid_message',
+        `invalid message: ${errorText(err)}`,
+        failedSoFar,
+      );
       return;
     }
-    const handler = this.findHandler(envelope.type);
-    if (!handler) {
+    const pattern = this.findPattern(envelope.type);
+    if (!pattern) {
       await this.deadLetter(
         channel,
         msg,
         envelope.type,
+        'no_handler',
         `no handler for event type "${envelope.type}"`,
         failedSoFar,
         envelope,
       );
       return;
     }
-    const run = () => this.process(channel, msg, envelope, handler, failedSoFar + 1);
+    const run = () => this.process(channel, msg, envelope, pattern, failedSoFar + 1);
     const previous = this.byEventId.get(envelope.eventId);
     const current = previous ? previous.then(run, run) : run();
     this.byEventId.set(envelope.eventId, current);
@@ -160,10 +164,12 @@ export class EventConsumer {
     channel: ConfirmChannel,
     msg: ConsumeMessage,
     envelope: EventEnvelope,
-    handler: EventHandler,
+    pattern: string,
     attempt: number,
   ): Promise<void> {
-    const { store, logger, queue } = this.cfg;
+    const { store, logger, queue, metrics } = this.cfg;
+    const handler = this.cfg.handlers[pattern];
+    const labels = { queue, event: pattern };
     const log = {
       eventId: envelope.eventId,
       type: envelope.type,
@@ -176,6 +182,7 @@ export class EventConsumer {
     try {
       if (store && (await store.has(queue, envelope.eventId))) {
         logger.info(log, 'event already processed: acked without running the handler');
+        metrics?.consumed.inc({ ...labels, outcome: 'duplicate' });
         this.ack(channel, msg, log);
         return;
       }
@@ -186,9 +193,13 @@ export class EventConsumer {
         ? runWithRequestContext({ requestId: envelope.requestId }, () => handler(envelope, context))
         : handler(envelope, context));
     } catch (err) {
-      await this.onFailure(channel, msg, envelope, err, attempt, log);
+      metrics?.handlerSeconds.observe(labels, (Date.now() - started) / 1000);
+      metrics?.consumed.inc({ ...labels, outcome: 'failed' });
+      await this.onFailure(channel, msg, envelope, pattern, err, attempt, log);
       return;
     }
+    metrics?.handlerSeconds.observe(labels, (Date.now() - started) / 1000);
+    metrics?.consumed.inc({ ...labels, outcome: 'handled' });
     if (store) {
       try {
         await store.markProcessed(queue, envelope.eventId, envelope.type);
@@ -205,18 +216,19 @@ export class EventConsumer {
     channel: ConfirmChannel,
     msg: ConsumeMessage,
     envelope: EventEnvelope,
+    pattern: string,
     err: unknown,
     attempt: number,
     log: object,
   ): Promise<void> {
-    const { maxAttempts, retryDelayMs, logger } = this.cfg;
+    const { maxAttempts, retryDelayMs, logger, metrics, queue } = this.cfg;
     if (attempt >= maxAttempts) {
       logger.error({ ...log, err }, `event handler failed ${attempt} times: dead-lettered`);
-      await this.deadLetter(channel, msg, envelope.type, errorText(err), attempt, envelope, err);
+      await this.deadLetter(channel, msg, envelope.type, 'handler_failed', errorText(err), attempt, envelope, err);
       return;
     }
     logger.warn({ ...log, err }, `event handler failed: retry ${attempt + 1}/${maxAttempts} in ${retryDelayMs} ms`);
-    await this.forward(
+    const moved = await this.forward(
       channel,
       msg,
       '',
@@ -230,12 +242,14 @@ export class EventConsumer {
       },
       log,
     );
+    if (moved) metrics?.retried.inc({ queue, event: pattern });
   }
 
   private async deadLetter(
     channel: ConfirmChannel,
     msg: ConsumeMessage,
     routingKey: string,
+    why: DeadLetterReason,
     reason: string,
     attempts: number,
     envelope?: EventEnvelope,
@@ -255,13 +269,14 @@ export class EventConsumer {
       [EVENT_HEADERS.consumer]: this.cfg.queue,
     };
     if (err instanceof Error && err.stack) headers[EVENT_HEADERS.errorStack] = truncate(err.stack);
-    await this.forward(channel, msg, this.topology.dlx, routingKey, { headers }, log);
+    if (await this.forward(channel, msg, this.topology.dlx, routingKey, { headers }, log))
+      this.cfg.metrics?.deadLettered.inc({ queue: this.cfg.queue, reason: why });
   }
 
   /**
    * Publishes a copy (retry queue or DLQ) on the same channel, waits for the broker's confirm, and
    * only then acks the original. If the copy cannot be confirmed the original is requeued, so a
-   * message is never dropped; at worst it is handled once more.
+   * message is never dropped; at worst it is handled once more. Resolves true once the copy is confirmed.
    */
   private async forward(
     channel: ConfirmChannel,
@@ -270,7 +285,7 @@ export class EventConsumer {
     routingKey: string,
     extra: { headers: Record<string, unknown>; expiration?: string },
     log: object,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const options: Options.Publish = {
       ...copyProperties(msg.properties),
       ...(extra.expiration ? { expiration: extra.expiration } : {}),
@@ -285,9 +300,10 @@ export class EventConsumer {
       } catch {
         // Channel gone: the broker redelivers it.
       }
-      return;
+      return false;
     }
     this.ack(channel, msg, log);
+    return true;
   }
 
   private ack(channel: ConfirmChannel, msg: ConsumeMessage, log: object): void {
@@ -299,11 +315,10 @@ export class EventConsumer {
     }
   }
 
-  private findHandler(type: string): EventHandler | undefined {
-    const exact = this.cfg.handlers[type];
-    if (exact) return exact;
-    const pattern = this.patterns.find((p) => topicMatches(p, type));
-    return pattern ? this.cfg.handlers[pattern] : undefined;
+  /** The key of the handler for this event type: the type itself, or the first topic pattern matching it. */
+  private findPattern(type: string): string | undefined {
+    if (Object.hasOwn(this.cfg.handlers, type)) return type;
+    return this.patterns.find((p) => topicMatches(p, type));
   }
 }
 

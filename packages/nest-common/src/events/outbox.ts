@@ -109,6 +109,7 @@ export class OutboxRelay {
     const pending = (doc?.outbox ?? []).filter((e) => !e.publishedAt);
     if (!pending.length) return 0;
     const published: string[] = [];
+    const metrics = this.options.bus.metrics;
     try {
       for (const entry of pending) {
         await this.options.bus.publish(entry.type, entry.data, {
@@ -116,7 +117,11 @@ export class OutboxRelay {
           occurredAt: entry.occurredAt,
         });
         published.push(entry.eventId);
+        metrics?.outboxRelayed.inc({ collection: this.collection });
       }
+    } catch (err) {
+      metrics?.outboxFailures.inc({ collection: this.collection });
+      throw err;
     } finally {
       if (published.length) await this.markPublished(id, published);
     }

@@ -3,6 +3,8 @@ import { RmqRecordBuilder } from '@nestjs/microservices';
 import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { currentRequestId } from '../logging/request-context';
+import type { MessagingMetrics } from '../metrics/messaging-metrics';
+import { secondsSince } from '../metrics/metrics';
 import { namespacedQueue } from './rpc-names';
 import { ResilientClientRMQ } from './rmq-channels';
 
@@ -10,6 +12,8 @@ export interface RpcClientOptions {
   url: string;
   namespace?: string;
   timeoutMs: number;
+  /** Where requests are counted; ServiceDefaultsModule sets it on every RpcClient provider (MetricsWiring). */
+  metrics?: MessagingMetrics;
 }
 
 function title(service: string): string {
@@ -24,15 +28,19 @@ function title(service: string): string {
 export class RpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
   private readonly proxy: ResilientClientRMQ;
+  private readonly queue: string;
+  private metrics?: MessagingMetrics;
 
   constructor(
     readonly service: ServiceName,
     private readonly options: RpcClientOptions,
   ) {
+    this.queue = namespacedQueue(options.namespace ?? '', service);
+    this.metrics = options.metrics;
     // Never noAck:false here: the client consumes the direct-reply pseudo-queue (PITFALLS §1.3).
     this.proxy = new ResilientClientRMQ({
       urls: [options.url],
-      queue: namespacedQueue(options.namespace ?? '', service),
+      queue: this.queue,
       queueOptions: { ...RPC_QUEUE_OPTIONS },
       persistent: true,
       socketOptions: { heartbeatIntervalInSeconds: 30, reconnectTimeInSeconds: 1 },
@@ -48,11 +56,27 @@ export class RpcClient implements OnApplicationShutdown {
     const record = new RmqRecordBuilder(payload)
       .setOptions({ headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {}, expiration: String(timeoutMs) })
       .build();
+    const started = process.hrtime.bigint();
+    const labels = { queue: this.queue, pattern };
     try {
-      return await lastValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+      const answer = await lastValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+      this.metrics?.rpcClientRequests.inc({ ...labels, outcome: 'ok' });
+      return answer;
     } catch (err) {
-      throw this.toHttpError(pattern, err);
+      const httpError = this.toHttpError(pattern, err);
+      this.metrics?.rpcClientRequests.inc({
+        ...labels,
+        outcome: httpError.getStatus() === 503 ? 'unavailable' : 'error',
+      });
+      throw httpError;
+    } finally {
+      this.metrics?.rpcClientSeconds.observe(labels, secondsSince(started));
     }
+  }
+
+  /** Counts this client's requests in `metrics` (set once, by MetricsWiring, for clients built by a factory). */
+  instrument(metrics: MessagingMetrics): void {
+    this.metrics ??= metrics;
   }
 
   private toHttpError(pattern: string, err: unknown): HttpException {

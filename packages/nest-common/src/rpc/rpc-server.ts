@@ -1,8 +1,10 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, Optional } from '@nestjs/common';
 import { RmqContext, RmqOptions, Transport } from '@nestjs/microservices';
 import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
-import { Observable, finalize } from 'rxjs';
+import { Observable, finalize, tap } from 'rxjs';
 import { normaliseRequestId, runWithRequestContext } from '../logging/request-context';
+import { MessagingMetrics } from '../metrics/messaging-metrics';
+import { secondsSince } from '../metrics/metrics';
 import { acknowledgeRpc } from './rpc-ack';
 import { namespacedQueue } from './rpc-names';
 
@@ -24,20 +26,34 @@ export function rpcServerOptions(service: ServiceName, url: string, namespace = 
 
 /**
  * For request handlers: runs the handler inside the caller's request context (so its log
- * lines carry the gateway's request id) and acks the message once the answer is produced.
+ * lines carry the gateway's request id), acks the message once the answer is produced, and
+ * counts the request and its duration by queue and pattern.
  */
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
+  constructor(@Optional() private readonly metrics?: MessagingMetrics) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
     const rmq = context.switchToRpc().getContext<RmqContext>();
-    const headers = (rmq.getMessage()?.properties?.headers ?? {}) as Record<string, unknown>;
+    const message = rmq.getMessage() as { properties?: { headers?: unknown }; fields?: { routingKey?: string } };
+    const headers = (message?.properties?.headers ?? {}) as Record<string, unknown>;
     const requestId = normaliseRequestId(headers[REQUEST_ID_HEADER]);
+    const labels = { queue: message?.fields?.routingKey ?? '', pattern: String(rmq.getPattern()) };
+    const started = process.hrtime.bigint();
+    let outcome: 'ok' | 'error' = 'ok';
     return new Observable((subscriber) =>
       runWithRequestContext({ requestId }, () =>
         next
           .handle()
-          .pipe(finalize(() => acknowledgeRpc(rmq)))
+          .pipe(
+            tap({ error: () => (outcome = 'error') }),
+            finalize(() => {
+              acknowledgeRpc(rmq);
+              this.metrics?.rpcServerRequests.inc({ ...labels, outcome });
+              this.metrics?.rpcServerSeconds.observe(labels, secondsSince(started));
+            }),
+          )
           .subscribe(subscriber),
       ),
     );

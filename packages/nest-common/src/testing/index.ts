@@ -3,3 +3,4 @@ export * from './test-service';
 export * from './wait-for';
 export * from './tcp-proxy';
 export * from './faults';
+export * from './prometheus';

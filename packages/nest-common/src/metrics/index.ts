@@ -1,0 +1,4 @@
+export { httpMetrics, routeTemplate, UNMATCHED_ROUTE } from './http-metrics';
+export { MessagingMetrics, type DeadLetterReason } from './messaging-metrics';
+export { MetricsModule } from './metrics.module';
+export { LATENCY_BUCKETS, Metrics, secondsSince, type Counter, type Histogram } from './metrics';
