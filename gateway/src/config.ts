@@ -25,6 +25,12 @@ export interface GatewayConfig {
   logLevel: string;
   /** In-process cache of public catalogue GETs (catalog-cache.ts). */
   catalogCache: CatalogCacheConfig;
+  /**
+   * METRICS_PORT: where GET /metrics (Prometheus) is served, on a listener of its own and never on the public
+   * port; undefined (unset or "off") serves no metrics. METRICS_HOST defaults to HOST.
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export interface CatalogCacheConfig {
@@ -153,9 +159,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
   }
 
+  const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
+  const host = read('HOST') ?? '0.0.0.0';
+  const metricsPort = /^off$/i.test(read('METRICS_PORT') ?? 'off') ? undefined : int('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
+  }
+
   const config: GatewayConfig = {
-    port: int('PORT', DEFAULT_PORTS.gateway, 0, 65535),
-    host: read('HOST') ?? '0.0.0.0',
+    port,
+    host,
     nodeEnv: read('NODE_ENV') ?? 'development',
     redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     upstreams,
@@ -177,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       prefix: catalogCachePrefix,
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
     },
+    metricsPort,
+    metricsHost: read('METRICS_HOST') ?? host,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

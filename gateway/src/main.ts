@@ -1,5 +1,6 @@
 import { createGateway } from './app';
 import { ConfigError, loadConfig } from './config';
+import { startMetricsServer } from './metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
 
   const gateway = createGateway(config);
   const { url } = await gateway.start();
+  // GET /metrics on METRICS_PORT only (off when unset): never on the public port.
+  const metrics = await startMetricsServer(config, gateway.logger, gateway.catalogCache);
   gateway.logger.info({ url }, 'gateway ready');
 
   let stopping = false;
@@ -19,8 +22,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     gateway.logger.info({ signal }, 'shutting down');
-    gateway
-      .close()
+    Promise.all([gateway.close(), metrics?.close()])
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         gateway.logger.error({ err }, 'shutdown failed');

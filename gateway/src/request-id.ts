@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
 import type { Logger } from './logger';
+import { observeRequest } from './metrics';
 
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -43,7 +44,7 @@ export function assignRequestId(req: IncomingMessage): string {
   return requestId;
 }
 
-/** Writes the one access-log line of a request when its response is done (or cut off). */
+/** Writes the one access-log line of a request, and counts it (metrics.ts), when its response is done (or cut off). */
 export function logWhenDone(
   req: IncomingMessage,
   res: ServerResponse,
@@ -56,6 +57,7 @@ export function logWhenDone(
     if (logged) return;
     logged = true;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    observeRequest(req, res, ms / 1000);
     const locals = (res as Partial<Response>).locals ?? {};
     const url = (req as Partial<Request>).originalUrl ?? req.url ?? '/';
     const line = {

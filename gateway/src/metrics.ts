@@ -1,0 +1,158 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CatalogCache } from './catalog-cache/index';
+import type { GatewayConfig } from './config';
+import type { Logger } from './logger';
+import { isBackendPath, matchRoute, normalisePath } from './routes';
+
+/**
+ * The gateway's Prometheus metrics. One registry per process (the gateway is one process), served only by a
+ * listener of its own on METRICS_PORT (startMetricsServer), never on the public port: the route table proxies
+ * /api and /uploads only, and a /metrics on the public port is the SPA's page like any other unknown path.
+ */
+export const registry = new Registry();
+registry.setDefaultLabels({ service: 'gateway' });
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route (the route-table prefix, an own endpoint, spa or unmatched) and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+const duration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from the request to the end of the response (upstream time included), by method, route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+const OWN_ROUTES = ['/health', '/ready', '/api/docs'];
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The route label of a request path, from a bounded set: the gateway's own endpoints, the route table's
+ * prefixes (`/api/products`: the service then labels its own route templates), `unmatched` for any other
+ * /api or /uploads path, and `spa` for the web app's files and pages.
+ */
+export function routeLabel(url: string): string {
+  const path = normalisePath(url.split('?')[0]);
+  const own = OWN_ROUTES.find((r) => path === r || path.startsWith(`${r}/`));
+  if (own) return own;
+  const route = matchRoute(path);
+  if (route) return route.prefix;
+  return isBackendPath(path) ? 'unmatched' : 'spa';
+}
+
+/** Called once per request when its response is done or cut off (request-id.ts, every lane). */
+export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+  const labels = {
+    method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER',
+    route: routeLabel((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
+    status: res.writableFinished ? String(res.statusCode) : 'aborted',
+  };
+  requests.inc(labels);
+  duration.observe(labels, seconds);
+}
+
+/** The catalogue caches whose stats() the cache metrics report (one per gateway; tests may run several). */
+const caches = new Set<CatalogCache>();
+
+new Counter({
+  name: 'shop_catalog_cache_requests_total',
+  help: 'Cacheable catalogue reads at the gateway: hit (answered from memory), miss (filled from catalog) or bypass (catalog version unknown, proxied)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+  collect() {
+    const sum = { hit: 0, miss: 0, bypass: 0 };
+    for (const cache of caches) {
+      const s = cache.stats();
+      sum.hit += s.hits;
+      sum.miss += s.misses;
+      sum.bypass += s.bypassed;
+    }
+    this.reset();
+    for (const [result, value] of Object.entries(sum)) this.inc({ result }, value);
+  },
+});
+
+new Gauge({
+  name: 'shop_catalog_cache_entries',
+  help: 'Responses kept in the gateway catalogue cache',
+  registers: [registry],
+  collect() {
+    this.set([...caches].reduce((n, c) => n + c.stats().entries, 0));
+  },
+});
+
+new Gauge({
+  name: 'shop_catalog_cache_bytes',
+  help: 'Bytes kept in the gateway catalogue cache (raw and gzip variants)',
+  registers: [registry],
+  collect() {
+    this.set([...caches].reduce((n, c) => n + c.stats().bytes, 0));
+  },
+});
+
+/** Reports this cache's hits, misses and size until `close()`. */
+export function watchCatalogCache(cache: CatalogCache): () => void {
+  caches.add(cache);
+  return () => caches.delete(cache);
+}
+
+let defaultMetrics = false;
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves GET /metrics on METRICS_HOST:METRICS_PORT (off when METRICS_PORT is unset), with the process and
+ * event-loop metrics and the catalogue cache's counters. Resolves undefined when off.
+ */
+export async function startMetricsServer(
+  config: Pick<GatewayConfig, 'metricsPort' | 'metricsHost'>,
+  logger: Logger,
+  catalogCache?: CatalogCache,
+): Promise<MetricsServer | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  if (!defaultMetrics) {
+    collectDefaultMetrics({ register: registry });
+    defaultMetrics = true;
+  }
+  const unwatch = catalogCache ? watchCatalogCache(catalogCache) : () => false;
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: try GET /metrics\n');
+      return;
+    }
+    registry.metrics().then(
+      (body) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(body),
+      (err: unknown) => {
+        logger.error({ err }, 'metrics not collected');
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics not collected\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.metricsPort, config.metricsHost, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host: config.metricsHost }, 'metrics listening (GET /metrics)');
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        unwatch();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
