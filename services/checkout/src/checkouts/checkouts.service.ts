@@ -23,7 +23,15 @@ import {
   type PublicUser,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { isDuplicateKeyError, REDIS, RpcClient, withRedisLock, type AuthUser } from '@shop/nest-common';
+import {
+  isDuplicateKeyError,
+  Metrics,
+  REDIS,
+  RpcClient,
+  withRedisLock,
+  type AuthUser,
+  type Counter,
+} from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { Types, type Model } from 'mongoose';
 import { CheckoutConfig } from '../config/checkout.config';
@@ -47,6 +55,8 @@ const BUYER_LOOKUP_MS = 1500;
 @Injectable()
 export class CheckoutsService implements OnModuleInit {
   private readonly logger = new Logger(CheckoutsService.name);
+  private readonly created: Counter<'price_adjusted'>;
+  private readonly paymentChecks: Counter<'outcome'>;
 
   constructor(
     @InjectModel(Checkout.name) private readonly checkouts: Model<Checkout>,
@@ -57,7 +67,19 @@ export class CheckoutsService implements OnModuleInit {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly paypal: PayPalClient,
     private readonly config: CheckoutConfig,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.created = metrics.counter(
+      'shop_checkouts_created_total',
+      'Checkouts created (priced, stock held), by whether the server total replaced the client total',
+      ['price_adjusted'],
+    );
+    this.paymentChecks = metrics.counter(
+      'shop_payments_total',
+      'Payments checked with PayPal: verified (completed, captured, right amount) or refused',
+      ['outcome'],
+    );
+  }
 
   /** The unique index on payments must exist before the first payment relies on it. */
   async onModuleInit(): Promise<void> {
@@ -107,6 +129,7 @@ export class CheckoutsService implements OnModuleInit {
         reservationExpiresAt: new Date(reserved.expiresAt),
       });
       this.logger.log({ checkoutId: id.toHexString(), userId: user.id, totalPence, priceAdjusted }, 'checkout created');
+      this.created.inc({ price_adjusted: String(priceAdjusted) });
       return toCheckoutJson(created.toObject() as LeanCheckout);
     } catch (err) {
       await this.releaseQuietly(id.toHexString());
@@ -140,6 +163,7 @@ export class CheckoutsService implements OnModuleInit {
       const verification = order
         ? verifyPayPalOrder(order, { pence: checkout.totalPence })
         : { ok: false as const, reason: 'PayPal knows no such order' };
+      this.paymentChecks.inc({ outcome: verification.ok ? 'verified' : 'refused' });
       if (!verification.ok) {
         this.logger.warn({ checkoutId: id, paypalOrderId, reason: verification.reason }, 'payment refused');
         throw new HttpException({ statusCode: 402, message: CHECKOUT_MESSAGES.paymentNotVerified }, 402);

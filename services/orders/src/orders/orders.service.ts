@@ -11,7 +11,7 @@ import {
   type OrderPlacedEvent,
   type OrderStatus,
 } from '@shop/contracts';
-import { isDuplicateKeyError, outboxEntry, type AuthUser } from '@shop/nest-common';
+import { isDuplicateKeyError, Metrics, outboxEntry, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { OrderLocks } from './order-locks';
 import { statusChange } from './order-status';
@@ -47,12 +47,19 @@ function cancelledEvent(order: LeanOrder) {
 @Injectable()
 export class OrdersService implements OnModuleInit {
   private readonly logger = new Logger(OrdersService.name);
+  private readonly placed: Counter;
 
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly locks: OrderLocks,
     private readonly outbox: OrdersOutbox,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.placed = metrics.counter(
+      'shop_orders_placed_total',
+      'Orders placed (one per paid checkout; a repeated request counts once)',
+    );
+  }
 
   /** The unique index on checkoutId must exist before the first create relies on it. */
   async onModuleInit(): Promise<void> {
@@ -98,6 +105,7 @@ export class OrdersService implements OnModuleInit {
       return { order: toOrderJson(existing), created: false };
     }
     this.logger.log({ msg: 'order placed', orderId, checkoutId: req.checkoutId, userId: req.user._id });
+    this.placed.inc();
     this.outbox.relaySoon(orderId);
     return { order: toOrderJson(order), created: true };
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { REDIS, withRedisLock } from '@shop/nest-common';
+import { Metrics, REDIS, withRedisLock, type Counter } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { CartConfig } from '../../config/cart.config';
@@ -28,14 +28,21 @@ export interface ChangedCart {
 @Injectable()
 export class CartRepository {
   private readonly lockPrefix: string;
+  private readonly written: Counter<'owner'>;
 
   constructor(
     private readonly guests: RedisCartStore,
     private readonly users: MongoCartStore,
     @Inject(REDIS) private readonly redis: Redis,
     config: CartConfig,
+    metrics: Metrics,
   ) {
     this.lockPrefix = `${config.RABBITMQ_NAMESPACE}cart:lock:`;
+    this.written = metrics.counter(
+      'shop_carts_written_total',
+      'Carts saved (every change that was written), by owner: guest or user',
+      ['owner'],
+    );
   }
 
   private store(owner: CartOwner): CartStore {
@@ -59,6 +66,7 @@ export class CartRepository {
     const next = change(base, current !== null);
     if (!next) return current ? { cart: current, created: false } : undefined;
     const saved = await store.save(owner.id, { ...next, updatedAt: new Date().toISOString() });
+    this.written.inc({ owner: owner.kind });
     return { cart: saved, created: current === null };
   }
 
