@@ -109,6 +109,7 @@ export default async function globalSetup() {
     Object.assign(process.env, {
       E2E_BASE_URL: stack.baseUrl,
       E2E_PAYPAL_URL: stack.paypalUrl,
+      E2E_METRICS_URLS: JSON.stringify(stack.metricsUrls),
       E2E_DEAD_GATEWAY_URL: `http://127.0.0.1:${deadGatewayPort}`,
       E2E_RUNNING_SERVICES: stack.running.join(','),
       E2E_MISSING_SERVICES: stack.missing.join(','),

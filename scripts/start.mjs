@@ -63,6 +63,7 @@ try {
     '  Logins (created by the seed on the first start):',
     ...SEEDED_LOGINS.map((l) => `    ${l.role.padEnd(9)} ${l.email.padEnd(24)} ${l.password}`),
     `  Payments go to a fake PayPal (${stack.paypalUrl}): no real money moves.`,
+    `  Metrics (Prometheus): ${stack.metricsUrls.gateway} for the gateway; each service's /metrics on its port.`,
     '  Data: .data/mongo   FerretDB log: .data/logs/dev-ferretdb.log   More: docs/operations.md',
     '  Press Ctrl-C to stop.',
     '',

@@ -18,6 +18,9 @@ export const SEEDED_LOGINS = [
 export const FAKE_PAYPAL_PORT = 8090;
 const FAKE_PAYPAL_MAIN = path.join(ROOT, 'packages/fake-paypal/dist/main.js');
 
+/** The gateway serves GET /metrics on its port + this (9080 beside 8080), unless told otherwise. */
+export const GATEWAY_METRICS_PORT_OFFSET = 1000;
+
 /** Kept in step with DEFAULT_PORTS in packages/contracts/src/services.ts, which wins when built. */
 const FALLBACK_PORTS = { gateway: 8080, catalog: 3001, cart: 3002, identity: 3003, checkout: 3004, orders: 3005 };
 
@@ -101,8 +104,10 @@ async function runToCompletion(handle, what) {
  * - seed: run each service's seed program first (default true)
  * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
  * - paypalPort: where the fake PayPal listens (default FAKE_PAYPAL_PORT); checkout is pointed at it
+ * - metricsPort: the gateway's METRICS_PORT (default the gateway's port + 1000: 9080 for npm start)
  *
- * Resolves to { baseUrl, running: [names], missing: [names without dist/main.js], handles, stop() }.
+ * Resolves to { baseUrl, metricsUrls: { gateway, <service>: …/metrics }, running: [names],
+ * missing: [names without dist/main.js], handles, stop() }.
  * On failure everything it started is stopped before the error is thrown.
  */
 export async function startStack(options) {
@@ -123,6 +128,7 @@ export async function startStack(options) {
     webDist = path.join(ROOT, 'web/dist'),
     paypalPort = FAKE_PAYPAL_PORT,
   } = options;
+  const metricsPort = options.metricsPort ?? ports.gateway + GATEWAY_METRICS_PORT_OFFSET;
   const services = discoverServices();
   const runnable = services.filter((s) => s.main);
   const missing = services.filter((s) => !s.main).map((s) => s.name);
@@ -176,6 +182,7 @@ export async function startStack(options) {
     const wanted = [
       ...runnable.map((s) => [s.name, ports[s.name]]),
       ['gateway', ports.gateway],
+      ['the gateway metrics', metricsPort],
       ['the fake PayPal', paypalPort],
     ];
     for (const [name, port] of wanted) {
@@ -236,6 +243,7 @@ export async function startStack(options) {
     const gateway = startGateway({
       scope,
       port: ports.gateway,
+      metricsPort,
       ports,
       redisUrl,
       webDist,
@@ -255,6 +263,11 @@ export async function startStack(options) {
 
   return {
     baseUrl: `http://127.0.0.1:${ports.gateway}`,
+    // Prometheus endpoints: the gateway's own metrics listener, and each service's internal port.
+    metricsUrls: {
+      gateway: `http://127.0.0.1:${metricsPort}/metrics`,
+      ...Object.fromEntries(runnable.map((s) => [s.name, `http://127.0.0.1:${ports[s.name]}/metrics`])),
+    },
     paypalUrl,
     running: runnable.map((s) => s.name),
     missing,
@@ -272,6 +285,7 @@ export function startGateway({
   id = `${scope}-gateway`,
   label = 'gateway',
   port,
+  metricsPort,
   ports = defaultPorts(),
   upstreams = {},
   redisUrl,
@@ -289,6 +303,8 @@ export function startGateway({
     ...process.env,
     ...extraEnv,
     PORT: String(port),
+    // GET /metrics on a listener of its own (never the public port); off unless given.
+    METRICS_PORT: metricsPort ? String(metricsPort) : 'off',
     REDIS_URL: redisUrl,
     WEB_DIST: webDist,
     NODE_ENV: nodeEnv,
