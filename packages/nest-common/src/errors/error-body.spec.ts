@@ -1,6 +1,6 @@
 import { BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
-import { toApiError } from './error-body';
+import { DEPENDENCY_UNAVAILABLE, toApiError } from './error-body';
 
 describe('toApiError', () => {
   it('keeps a string message and the status of an HttpException', () => {
@@ -43,6 +43,27 @@ describe('toApiError', () => {
     });
     expect(toApiError(new RpcException('no status')).statusCode).toBe(500);
     expect(toApiError(new ServiceUnavailableException('Catalog service is unavailable')).statusCode).toBe(503);
+  });
+
+  it('answers 503 for every MongoDB driver error of a server away or hung, whatever its name', () => {
+    const named = (name: string) => Object.assign(new Error('driver detail'), { name });
+    for (const name of [
+      'MongoServerSelectionError',
+      'MongoNetworkError',
+      'MongoNetworkTimeoutError',
+      'MongoPoolClearedError',
+      // An operation in flight when the monitor's heartbeat timed out first: no `Mongo` prefix.
+      'PoolClearedOnNetworkError',
+      'MongoPoolClosedError',
+      'MongoWaitQueueTimeoutError',
+      'MongoServerClosedError',
+      'MongoTopologyClosedError',
+      'MongoNotConnectedError',
+      'MongooseServerSelectionError',
+    ]) {
+      expect({ name, ...toApiError(named(name)) }).toEqual({ name, statusCode: 503, message: DEPENDENCY_UNAVAILABLE });
+    }
+    expect(toApiError(named('MongoServerError')).statusCode).toBe(500);
   });
 
   it('hides unknown errors behind a generic 500', () => {

@@ -18,6 +18,15 @@ const GENERIC_MESSAGES: Record<number, string> = {
 export const DEPENDENCY_UNAVAILABLE = 'The shop is temporarily unavailable, please try again';
 
 /**
+ * The MongoDB driver's errors for a server away or hung. `PoolClearedOnNetworkError` (no `Mongo` prefix) is what an
+ * operation in flight gets when the server monitor's heartbeat times out first and interrupts the pool's connections:
+ * whether a request meets it or the network timeout depends on where the heartbeat falls, so missing it made a hung
+ * MongoDB answer 500 now and then.
+ */
+const MONGO_UNAVAILABLE =
+  /^(Mongo(ose)?(ServerSelection|Network|NetworkTimeout|PoolCleared|PoolClosed|WaitQueueTimeout|ServerClosed|TopologyClosed|NotConnected|OperationTimeout)Error|PoolClearedOnNetworkError)$/;
+
+/**
  * The database or Redis cannot be reached or does not answer: the request may succeed on a retry, so it is a
  * 503, never a 500. Matched by name and message, so this package needs neither driver's classes.
  */
@@ -25,7 +34,7 @@ function isDependencyUnavailable(err: { name?: unknown; message?: unknown }): bo
   const name = typeof err.name === 'string' ? err.name : '';
   const message = typeof err.message === 'string' ? err.message : '';
   return (
-    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|PoolCleared|TopologyClosed|NotConnected)Error$/.test(name) ||
+    MONGO_UNAVAILABLE.test(name) ||
     /buffering timed out|Connection is closed|Command timed out|Stream isn't writeable|Reached the max retries/.test(
       message,
     ) ||
