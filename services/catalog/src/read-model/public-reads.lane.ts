@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpException, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
-import { normaliseRequestId, ROOT_LOGGER, runWithRequestContext } from '@shop/nest-common';
+import { normaliseRequestId, ROOT_LOGGER, runWithRequestContext, toApiError } from '@shop/nest-common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
@@ -15,7 +15,9 @@ import { publicReadOf } from './public-routes';
  * the HTTP server hands each request here first. A read that ends in a 200 or 304 is answered here, with the
  * request id and access-log line every request of the service gets; anything else (a malformed query that
  * deserves its 400, an unknown product, every other route) goes on to Express, where ProductsController asks the
- * same PublicReads and the service's error filter answers.
+ * same PublicReads and the service's error filter answers. A read that failed for want of a dependency (the
+ * database away while the read model must catch up) is answered here, with the error filter's body: asked again
+ * through Express it would wait out the same timeouts twice, past the gateway's.
  */
 @Injectable()
 export class PublicReadsLane implements OnApplicationBootstrap {
@@ -45,23 +47,36 @@ export class PublicReadsLane implements OnApplicationBootstrap {
     const started = process.hrtime.bigint();
     const requestId = normaliseRequestId(req.headers[REQUEST_ID_HEADER]);
     req.headers[REQUEST_ID_HEADER] = requestId; // Express keeps it if the read goes on there
+    const logged = () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.logger.info(
+        {
+          method: req.method,
+          path: url.slice(0, q === -1 ? undefined : q),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
+        'request',
+      );
+    };
     runWithRequestContext({ requestId }, () =>
       read(this.reads).then(
         (response) => {
           res.setHeader(REQUEST_ID_HEADER, requestId);
           sendPublic(req, res, response);
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          this.logger.info(
-            {
-              method: req.method,
-              path: url.slice(0, q === -1 ? undefined : q),
-              status: res.statusCode,
-              ms: Math.round(ms * 10) / 10,
-            },
-            'request',
-          );
+          logged();
         },
-        () => express(req, res),
+        (err: unknown) => {
+          if (err instanceof HttpException) return void express(req, res);
+          const body = toApiError(err);
+          this.logger.error({ err: (err as Error)?.message ?? String(err) }, 'public read failed');
+          res.statusCode = body.statusCode;
+          res.setHeader(REQUEST_ID_HEADER, requestId);
+          res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          res.setHeader('Cache-Control', 'no-store');
+          res.end(JSON.stringify(body));
+          logged();
+        },
       ),
     );
   }
