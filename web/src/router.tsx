@@ -1,22 +1,24 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Layout, PageLoading } from '@/components/layout/Layout';
 import { RouteError } from '@/components/RouteError';
 import { RequireAdmin, RequireAuth } from '@/features/auth/guards';
+import { lazyPage } from '@/lib/lazyPage';
 
-// Every page is its own chunk: the first route loads only what it shows (issue 9: ≤ 110 KB of JS gzipped).
-const HomePage = lazy(() => import('@/pages/HomePage'));
-const CollectionPage = lazy(() => import('@/pages/CollectionPage'));
-const ProductPage = lazy(() => import('@/pages/ProductPage'));
-const LoginPage = lazy(() => import('@/pages/LoginPage'));
-const RegisterPage = lazy(() => import('@/pages/RegisterPage'));
-const ProfilePage = lazy(() => import('@/pages/ProfilePage'));
-const CheckoutPage = lazy(() => import('@/pages/CheckoutPage'));
-const OrderConfirmationPage = lazy(() => import('@/pages/OrderConfirmationPage'));
-const MyOrdersPage = lazy(() => import('@/pages/MyOrdersPage'));
-const OrderDetailsPage = lazy(() => import('@/pages/OrderDetailsPage'));
+// Every page is its own chunk: the first route loads only what it shows (issue 9: ≤ 110 KB of JS gzipped). A chunk
+// that a deploy has removed since the tab opened reloads the page into the new build (lazyPage).
+const HomePage = lazyPage(() => import('@/pages/HomePage'));
+const CollectionPage = lazyPage(() => import('@/pages/CollectionPage'));
+const ProductPage = lazyPage(() => import('@/pages/ProductPage'));
+const LoginPage = lazyPage(() => import('@/pages/LoginPage'));
+const RegisterPage = lazyPage(() => import('@/pages/RegisterPage'));
+const ProfilePage = lazyPage(() => import('@/pages/ProfilePage'));
+const CheckoutPage = lazyPage(() => import('@/pages/CheckoutPage'));
+const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPage'));
+const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
+const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
 // The admin area (its layout, pages, slices and chart) loads only when an admin opens it.
-const AdminArea = lazy(() => import('@/pages/admin/AdminArea'));
+const AdminArea = lazyPage(() => import('@/pages/admin/AdminArea'));
 
 /** The route table (SPEC §2). Declarative routes: the data router would add 18 KB gzipped we do not use. */
 export function AppRoutes() {
