@@ -24,10 +24,18 @@
 // (listed above); any other non-2xx, a 5xx, a timeout or a dropped connection is an error.
 // RSS: the processes of the stack (pid files .data/run/<SOAK_SCOPE>-*.pid, as footprint.mjs) are read at the end of
 // the warm-up (SOAK_WARMUP_SECONDS) and again at the end of the load, both under load, median of 5 readings 1 s
-// apart; the fake PayPal, a development stand-in, is shown but not held to the limit (as in footprint.mjs). After SOAK_SETTLE seconds for the events, the CHECKS (exit 1 if any fails):
+// apart; the fake PayPal, a development stand-in, is shown but not held to the limit (as in footprint.mjs). One
+// reading every 30 s shows the trend in between, and the machine's load average every 10 s (a busy machine slows the
+// shop down). The shoppers start spread over SOAK_RAMP_SECONDS. After SOAK_SETTLE seconds for the events and the
+// checkout sweeper, the CHECKS (exit 1 if any fails):
 //   errors  — no request answered other than 2xx or a deliberate 4xx;
-//   orders  — every checkout the soak paid became exactly one order (each shopper's my-orders checkoutIds);
-//   stock   — per sale product, starting stock − units of its orders that are not cancelled = stock now;
+//   orders  — every checkout the soak paid became exactly one order (each shopper's my-orders checkoutIds), none
+//             the soak did not pay but for those whose PUT …/pay failed after PayPal took the money (the checkout
+//             sweeper settles and finalizes them);
+//   stock   — per sale product, starting stock − units of its orders that are not cancelled = stock now (after an
+//             error, stock held by a checkout whose payment failed may still be out until its hold expires: the
+//             check then allows that many units less, never more);
+//   money   — every fake PayPal capture whose PUT …/pay failed paid its checkout after all or was refunded;
 //   edits   — every admin edit stuck: each sale product has its last price, each edit product its last stock,
 //             each order its last status;
 //   memory  — the RSS of each process at the end is within SOAK_RSS_TOLERANCE (10 %) of its figure after warm-up.
@@ -42,14 +50,18 @@
 //   SOAK_ADMINS          virtual admins, default 1
 //   SOAK_THINK_MS        mean pause between two requests of one virtual user (uniform 0.5×–1.5×), default 1000
 //   SOAK_PRODUCTS        sale products created for the run, default 6; SOAK_STOCK units each, default 100000
-//   SOAK_SETTLE          seconds to wait after the load before checking, default 10
+//   SOAK_RAMP_SECONDS    the shoppers start spread over this long, default 30
+//   SOAK_SETTLE          seconds to wait after the load before checking, default 90: beyond the checkout sweeper's
+//                        FINALIZE_GRACE_MS (60 s) + FINALIZE_SWEEP_MS (15 s), after which a payment whose PUT …/pay
+//                        failed is settled (paid, or refunded); shorter with a shop started with shorter ones
 //   SOAK_SCOPE           pid-file scope of the stack's processes, default dev (npm start)
 //   SOAK_RSS_TOLERANCE   default 0.10
 //   SOAK_JSON            write the results to this file as JSON too
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { stackProcesses, sampleRss } from './lib/rss.mjs';
+import os from 'node:os';
+import { rssKiB, sampleRss, stackProcesses } from './lib/rss.mjs';
 import {
   ADDRESS,
   COLORS,
@@ -81,7 +93,8 @@ const THINK = Number(process.env.SOAK_THINK_MS || 1000);
 const PRODUCTS = Number(process.env.SOAK_PRODUCTS || 6);
 const STOCK = Number(process.env.SOAK_STOCK || 100000);
 const EDIT_PRODUCTS = 3;
-const SETTLE = Number(process.env.SOAK_SETTLE || 10);
+const SETTLE = Number(process.env.SOAK_SETTLE || 90);
+const RAMP = Number(process.env.SOAK_RAMP_SECONDS || 30);
 const SCOPE = process.env.SOAK_SCOPE || 'dev';
 const TOLERANCE = Number(process.env.SOAK_RSS_TOLERANCE || 0.1);
 const RSS_SAMPLES = 5;
@@ -106,6 +119,7 @@ for (const [name, value, min] of [
   ['SOAK_PRODUCTS', PRODUCTS, 1],
   ['SOAK_STOCK', STOCK, 1],
   ['SOAK_SETTLE', SETTLE, 0],
+  ['SOAK_RAMP_SECONDS', RAMP, 0],
 ])
   if (!Number.isFinite(value) || value < min) fail(`${name} must be a number ≥ ${min} (got ${value})`);
 if (WARMUP + (2 * (RSS_SAMPLES * RSS_INTERVAL_MS)) / 1000 >= MINUTES * 60)
@@ -120,6 +134,7 @@ const think = () => sleep(THINK * (0.5 + Math.random()));
 
 const routes = new Map(); // route → {ms: [], statuses: Map(status → count), deliberate: Map, errors: Map}
 const errorSamples = new Map(); // "route status" → first answer
+const errorsAt = []; // seconds into the load of each error
 let stopping = false;
 
 /**
@@ -136,6 +151,7 @@ async function req(route, method, url, { body, token, deliberate = [] } = {}) {
   if (!r.ok) {
     const kind = deliberate.includes(r.status) ? row.deliberate : row.errors;
     kind.set(r.status, (kind.get(r.status) ?? 0) + 1);
+    if (kind === row.errors) errorsAt.push(Math.round((performance.now() - loadStart) / 1000));
     if (kind === row.errors && !errorSamples.has(`${route} ${r.status}`))
       errorSamples.set(`${route} ${r.status}`, `${r.why} (at ${new Date().toISOString()})`);
   }
@@ -405,7 +421,7 @@ const SCENARIOS = [
 const WEIGHT = SCENARIOS.reduce((n, s) => n + s[1], 0);
 
 async function shopperLoop(shopper) {
-  await sleep(rand(THINK * 2)); // spread the starts
+  await sleep((RAMP * 1000 * shopper.index) / USERS + rand(THINK)); // spread the starts over the ramp
   while (!stopping) {
     let r = rand(WEIGHT);
     const [name, , run] = SCENARIOS.find(([, w]) => (r -= w) < 0);
@@ -483,6 +499,13 @@ const sampleMs = RSS_SAMPLES * RSS_INTERVAL_MS;
 let rssWarm;
 let rssEnd;
 let procsEnd;
+const rssSeries = new Map([...procsAtStart.keys()].map((name) => [name, []])); // one reading (MB) every 30 s
+const loadAvg = []; // the machine's 1-minute load average every 10 s
+const watch = setInterval(() => {
+  loadAvg.push(os.loadavg()[0]);
+  if (loadAvg.length % 3 === 1)
+    for (const [name, pid] of procsAtStart) rssSeries.get(name).push(Math.round(rssKiB(pid) / 1024));
+}, 10000);
 const memory = (async () => {
   await sleep(WARMUP * 1000);
   rssWarm = await sampleRss(procsAtStart, RSS_SAMPLES, RSS_INTERVAL_MS);
@@ -498,7 +521,7 @@ const progress = setInterval(() => {
   const errors = [...routes.values()].reduce((n, r) => n + [...r.errors.values()].reduce((a, b) => a + b, 0), 0);
   const done = shoppers.reduce((n, s) => n + s.finalized.size, 0);
   console.log(
-    `  ${Math.round((performance.now() - loadStart) / 1000)} s: ${totalRequests()} requests, ${done} orders, ${errors} errors`,
+    `  ${Math.round((performance.now() - loadStart) / 1000)} s: ${totalRequests()} requests, ${done} orders, ${errors} errors; load average ${os.loadavg()[0].toFixed(1)}`,
   );
 }, 60000);
 
@@ -508,6 +531,7 @@ stopping = true;
 await memory;
 await Promise.all(loops); // each virtual user finishes the scenario it is in
 clearInterval(progress);
+clearInterval(watch);
 const loadSeconds = (performance.now() - loadStart) / 1000;
 
 // ------------------------------------------------------------------ checks
@@ -550,13 +574,16 @@ const missing = [];
 const duplicates = [];
 const strangers = [];
 const mismatched = [];
+const settledByService = []; // captured at PayPal, PUT …/pay failed: the service's sweeper settled and finalized it
 shoppers.forEach((s, i) => {
   const seen = new Map();
+  const captured = new Set(s.unfinished.filter((u) => u.paypalOrderId && !u.paid).map((u) => u.id));
   for (const order of mine[i].json) {
     orderCount++;
     listedStatus.set(order._id, order.status);
     seen.set(order.checkoutId, (seen.get(order.checkoutId) ?? 0) + 1);
-    if (!s.paid.has(order.checkoutId)) strangers.push(`${order._id} (checkout ${order.checkoutId}, shopper ${i})`);
+    if (captured.has(order.checkoutId)) settledByService.push(order.checkoutId);
+    else if (!s.paid.has(order.checkoutId)) strangers.push(`${order._id} (checkout ${order.checkoutId}, shopper ${i})`);
     else if (s.finalized.has(order.checkoutId) && s.finalized.get(order.checkoutId) !== order._id)
       mismatched.push(
         `checkout ${order.checkoutId}: finalize answered ${s.finalized.get(order.checkoutId)}, listed ${order._id}`,
@@ -577,16 +604,20 @@ check(
   'every paid checkout became exactly one order',
   missing.length + duplicates.length + strangers.length + mismatched.length === 0,
   `${paidCount} checkouts paid, ${finalizedCount} finalized, ${orderCount} orders listed; ${missing.length} missing, ` +
-    `${duplicates.length} duplicated, ${strangers.length} not paid by the soak, ${mismatched.length} with another order id` +
+    `${duplicates.length} duplicated, ${strangers.length} not paid by the soak, ${mismatched.length} with another order id; ` +
+    `${settledByService.length} whose PUT …/pay failed after PayPal took the money, settled and finalized by the service` +
     show([...missing, ...duplicates, ...strangers, ...mismatched]),
 );
 
 // Stock: starting stock − units of the orders not cancelled = stock now, per sale product.
 const stockAfter = await readStock(admin, saleIds, 'soak');
-const held = new Map(saleIds.map((id) => [id, 0])); // units held by checkouts left unfinished (after an error)
+// Units a checkout left unfinished after an error may still hold: one whose payment failed and that is no order.
+const ordered = new Set(mine.flatMap((r) => r.json.map((o) => o.checkoutId)));
+const held = new Map(saleIds.map((id) => [id, 0]));
 for (const s of shoppers)
   for (const u of s.unfinished)
-    for (const item of u.items) held.set(item.productId, (held.get(item.productId) ?? 0) + item.quantity);
+    if (!ordered.has(u.id))
+      for (const item of u.items) held.set(item.productId, (held.get(item.productId) ?? 0) + item.quantity);
 const stockRows = saleIds.map((id) => ({
   productId: id,
   before: stockBefore.get(id),
@@ -595,17 +626,47 @@ const stockRows = saleIds.map((id) => ({
   heldByUnfinished: held.get(id),
 }));
 const soldUnits = stockRows.reduce((n, r) => n + r.sold, 0);
+const heldUnits = stockRows.reduce((n, r) => n + r.heldByUnfinished, 0);
+// Never more out than sold and held (no unit lost), never less than sold (none oversold).
+const stockOk = (r) => r.after <= r.before - r.sold && r.after >= r.before - r.sold - r.heldByUnfinished;
 check(
   'stock: starting stock − units of the orders not cancelled = stock now, per sale product',
-  stockRows.every((r) => r.before - r.sold === r.after),
-  `${soldUnits} units sold (${cancelledUnits} more given back by cancellations): ` +
+  stockRows.every(stockOk),
+  `${soldUnits} units sold (${cancelledUnits} more given back by cancellations)` +
+    (heldUnits ? `, ${heldUnits} held by checkouts whose payment failed (until their hold expires)` : '') +
+    ': ' +
     stockRows
-      .map(
-        (r) =>
-          `${r.before} − ${r.sold} ${r.before - r.sold === r.after ? '=' : '≠'} ${r.after}` +
-          (r.before - r.sold === r.after ? '' : ` (${r.heldByUnfinished} held by checkouts left unfinished)`),
-      )
+      .map((r) => {
+        const equal = r.before - r.sold === r.after;
+        return (
+          `${r.before} − ${r.sold} ${equal ? '=' : '≠'} ${r.after}` +
+          (equal
+            ? ''
+            : ` (${r.before - r.sold - r.after} out, ${r.heldByUnfinished} held${stockOk(r) ? '' : ': WRONG'})`)
+        );
+      })
       .join('; '),
+);
+
+// Money: a PayPal capture whose checkout the soak could not mark paid must have paid it after all or been refunded.
+const captured = shoppers.flatMap((s) =>
+  s.unfinished.filter((u) => u.paypalOrderId && !u.paid).map((u) => ({ ...u, s })),
+);
+const stranded = [];
+for (const u of captured) {
+  const [co, pp] = await Promise.all([
+    call('GET', `/api/checkout/${u.id}`, undefined, u.s.token),
+    call('GET', `${PAYPAL}/__fake/orders/${u.paypalOrderId}`),
+  ]);
+  const capture = pp.json?.order?.purchase_units?.[0]?.payments?.captures?.[0]?.status ?? `HTTP ${pp.status}`;
+  if (co.json?.isPaid !== true && capture !== 'REFUNDED')
+    stranded.push(`checkout ${u.id} isPaid ${co.json?.isPaid}, PayPal ${u.paypalOrderId} capture ${capture}`);
+}
+check(
+  'every PayPal capture paid its checkout or was refunded',
+  stranded.length === 0,
+  `${captured.length} captures whose PUT …/pay failed; ${stranded.length} of them neither paid nor refunded` +
+    show(stranded),
 );
 
 // Admin edits: the last price, stock and status each admin set are what the shop holds now.
@@ -701,6 +762,11 @@ for (const r of rssRows)
   out.push(
     `| ${r.name}${r.checked ? '' : ' (stand-in, not checked)'} | ${r.warmMB?.toFixed(1) ?? '–'} | ${r.endMB?.toFixed(1) ?? '–'} | ${Number.isFinite(r.change) ? `${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(1)} %` : '–'}${r.alive ? '' : ' (restarted or gone)'} |`,
   );
+if (errorsAt.length) out.push(`Errors at (s into the load): ${errorsAt.join(', ')}.`);
+out.push(
+  `RSS every 30 s (MB): ${[...rssSeries].map(([name, mb]) => `${name} ${mb.join(' ')}`).join('; ')}. ` +
+    `Machine load average (1 min) during the run: ${loadAvg.length ? `min ${Math.min(...loadAvg).toFixed(1)}, median ${[...loadAvg].sort((a, b) => a - b)[Math.floor(loadAvg.length / 2)].toFixed(1)}, max ${Math.max(...loadAvg).toFixed(1)} on ${os.cpus().length} CPUs` : 'not sampled'}.`,
+);
 out.push('');
 for (const c of checks) out.push(`- [${c.pass ? 'PASS' : 'FAIL'}] ${c.check}: ${c.detail}`);
 console.log(out.join('\n'));
@@ -720,6 +786,8 @@ if (process.env.SOAK_JSON)
         adminEdits,
         routes: routeRows,
         errorSamples: Object.fromEntries(errorSamples),
+        rssSeries: Object.fromEntries(rssSeries),
+        loadAvg,
         stock: stockRows,
         rss: rssRows,
         checks,
