@@ -2,7 +2,8 @@
 //
 // Prints the resident memory (RSS, from /proc) of every process `npm start` started — FerretDB, the five services,
 // the fake PayPal and the gateway, found by their pid files in .data/run — and their sum, as the median of
-// FOOTPRINT_SAMPLES readings FOOTPRINT_INTERVAL_MS apart (idle: nothing should be asking the shop anything). The
+// FOOTPRINT_SAMPLES readings FOOTPRINT_INTERVAL_MS apart (idle: nothing should be asking the shop anything, and a
+// minute after "The shop is running", by which time V8 has collected what the start-up left behind). The
 // target (issue 13): the whole stack (five services, gateway, FerretDB) under 600 MB idle; the fake PayPal, a
 // development stand-in, is shown but not counted. Exits 1 when a process is missing or the target is missed.
 //

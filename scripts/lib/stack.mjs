@@ -59,6 +59,14 @@ export function discoverServices() {
 }
 
 /** The URL env names the gateway reads: CATALOG_URL, CART_URL, ... */
+/**
+ * V8 flags of every Node process of the shop (the Dockerfile sets the same): a young generation of 4 MB semi-spaces
+ * instead of V8's 16 MB, which each idle process had touched — about 35 MB of RSS each (docs/performance.md,
+ * "Footprint").
+ */
+export const NODE_FLAGS = '--max-semi-space-size=4';
+const nodeOptions = () => [process.env.NODE_OPTIONS, NODE_FLAGS].filter(Boolean).join(' ');
+
 export const upstreamEnvName = (service) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
 
 async function ready(url) {
@@ -156,6 +164,7 @@ export async function startStack(options) {
   };
   const serviceEnv = (s) => ({
     ...process.env,
+    NODE_OPTIONS: nodeOptions(),
     ...(s.name === 'checkout' ? paypalEnv : {}),
     ...extraEnv,
     PORT: String(ports[s.name]),
@@ -301,6 +310,7 @@ export function startGateway({
   const env = {
     READY_CHECK_UPSTREAMS: 'false',
     ...process.env,
+    NODE_OPTIONS: nodeOptions(),
     ...extraEnv,
     PORT: String(port),
     // GET /metrics on a listener of its own (never the public port); off unless given.
