@@ -166,6 +166,10 @@ export async function startStack(options) {
     ...process.env,
     NODE_OPTIONS: nodeOptions(),
     ...(s.name === 'checkout' ? paypalEnv : {}),
+    // Image URLs carry the gateway's address in development (catalog README): this stack's, whatever its port.
+    ...(s.name === 'catalog' && nodeEnv === 'development' && !process.env.ASSET_URL_PREFIX
+      ? { ASSET_URL_PREFIX: `http://localhost:${ports.gateway}` }
+      : {}),
     ...extraEnv,
     PORT: String(ports[s.name]),
     MONGO_URI: mongoUri(s.name),
