@@ -9,6 +9,7 @@ import { ServiceConfig } from '../config/service-config';
 import { ServiceConfigModule } from '../config/service-config.module';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
 import { createValidationPipe } from '../errors/validation';
+import { installDriverCloseGuard } from '../database/driver-close-guard';
 import { EventsModule } from '../events/events.module';
 import { MongoProcessedEventStore } from '../events/mongo-processed-event.store';
 import { HealthController } from '../health/health.controller';
@@ -47,15 +48,23 @@ export class ServiceDefaultsModule {
         MongooseModule.forRootAsync({
           imports: [configModule],
           inject: [ServiceConfig],
-          useFactory: (config: ServiceConfig) => ({
-            uri: config.MONGO_URI,
-            // A request that needs the database answers 503 within a few seconds when it is away or hung,
-            // well before the gateway gives up (10 s): no server to select, or no answer on the socket, in 2.5 s.
-            serverSelectionTimeoutMS: 2500,
-            socketTimeoutMS: 2500,
-            connectTimeoutMS: 2500,
-            autoIndex: true,
-          }),
+          useFactory: (config: ServiceConfig) => {
+            // A connection closing while a command is being written must fail it, not hang the driver's monitor.
+            installDriverCloseGuard();
+            return {
+              uri: config.MONGO_URI,
+              // A request that needs the database answers 503 within a few seconds when it is away or hung,
+              // well before the gateway gives up (10 s): no server to select, or no answer on the socket, in 2.5 s.
+              serverSelectionTimeoutMS: 2500,
+              socketTimeoutMS: 2500,
+              connectTimeoutMS: 2500,
+              // No waiting in mongoose's queue while the driver reports the server away (up to 10 s by default,
+              // past the gateway's timeout): a queued write ran once MongoDB returned, after its caller had been
+              // answered 503 (a stock reservation held for a checkout that had already given up on it).
+              bufferCommands: false,
+              autoIndex: true,
+            };
+          },
         }),
         JwtModule.registerAsync({
           global: true,
