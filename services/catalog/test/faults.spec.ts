@@ -178,23 +178,26 @@ describe('catalog when a dependency goes away', () => {
       const reads = await publicReads(id);
       expectAnswered(reads);
       expect(reads[0].body).toMatchObject({ price: 31, countInStock: 8 });
-      // The rest waits for the database, each at once, as callers would.
+      // The rest waits for the database, each at once, as callers would. Meanwhile another replica changes the
+      // catalogue: this one cannot catch up without the database, so it says so in time rather than answer from
+      // a catalogue it knows is stale.
       const during = randomUUID();
-      const [edited, adminGot, reserved, priced] = await Promise.all([
+      const [edited, adminGot, reserved, priced, stale] = await Promise.all([
         edit(id, { price: 32 }),
         adminRead(id),
         reserve(during, id, 1),
         price(id),
+        faulty.svc.app
+          .get(CatalogCache)
+          .productsEdited([id])
+          .then(() => product(id)),
         expectReadyNames('mongodb'),
       ]);
       expectUnavailable(edited);
       expectUnavailable(adminGot);
       expectRefused(reserved);
       expectRefused(priced);
-      // Another replica changed the catalogue: this one cannot catch up without the database, so it says so in
-      // time rather than answer from a catalogue it knows is stale.
-      await faulty.svc.app.get(CatalogCache).productsEdited([id]);
-      expectUnavailable(await product(id));
+      expectUnavailable(stale);
 
       await faulty.proxies.mongodb.open();
       await recovers('an admin read after MongoDB returned', async () => (await adminRead(id)).status === 200);
@@ -265,7 +268,7 @@ describe('catalog when a dependency goes away', () => {
       expect((await product(id)).body).toMatchObject({ price: 35, countInStock: 8 });
       // Nobody takes checkout's request meanwhile: a 503 when its deadline passes.
       const during = randomUUID();
-      expectRefused(await reserve(during, id, 1), RPC_BOUND_MS);
+      const refused = reserve(during, id, 1);
       // Orders announces the held checkout's order while the catalog cannot hear it: the durable queue keeps it.
       const order: OrderPlacedEvent = {
         orderId: randomUUID(),
@@ -277,9 +280,11 @@ describe('catalog when a dependency goes away', () => {
       // A refused connection shows at once; a hung broker after the missed heartbeats.
       await recovers('/ready reporting RabbitMQ', async () => (await ready()).status === 503);
       expect((await ready()).body.message).toMatch(/rabbitmq/);
+      expectRefused(await refused, RPC_BOUND_MS);
 
       await faulty.proxies.rabbitmq.open();
-      await recovers('the order’s units sold', async () => (await stockOf(id)).soldCount === 2);
+      // Sold: the product's write first, then its reservation's.
+      await recovers('the order’s units sold', async () => (await stockOf(id)).held[held] === 'committed 2');
       // The request checkout gave up on was never applied; its retry holds once.
       expect(await stockOf(id)).toEqual({ countInStock: 8, soldCount: 2, held: { [held]: 'committed 2' } });
       await recovers('a reservation answered', async () => (await reserve(during, id, 1)).status === 200);
