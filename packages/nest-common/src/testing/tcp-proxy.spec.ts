@@ -154,6 +154,21 @@ describe('TcpProxy (plain TCP echo server)', () => {
     expect(await roundTrip(socket, 'again')).toBe('again');
   });
 
+  it('open() after close() waits for its port while another socket holds it, instead of failing', async () => {
+    const p = await proxy();
+    const port = p.listeningPort;
+    await p.close();
+    // Something else got the port meanwhile (as the local port of an outgoing connection, say).
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    const opened = p.open();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    await opened;
+    expect(p.listeningPort).toBe(port);
+    expect(await roundTrip(await client(port), 'back')).toBe('back');
+  });
+
   it('open() after blackhole(): held connections are cut, new ones flow on the same port', async () => {
     const p = await proxy();
     const port = p.listeningPort;

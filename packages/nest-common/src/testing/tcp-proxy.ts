@@ -2,6 +2,9 @@ import net from 'node:net';
 
 export type TcpProxyState = 'open' | 'closed' | 'blackhole';
 
+/** How long open() or blackhole() after close() waits for the port to be free again. */
+const REOPEN_PATIENCE_MS = 20_000;
+
 /**
  * A TCP proxy a test controls, in front of a real dependency (RabbitMQ, Redis, the MongoDB-wire server):
  * - open: bytes flow both ways;
@@ -72,12 +75,32 @@ export class TcpProxy {
     await this.stopListening();
   }
 
-  private listen(): Promise<void> {
+  /**
+   * Listens on our port (a free one the first time). While closed, the port is free for anyone: another socket of
+   * the machine may be given it as its local port meanwhile (ports for outgoing connections come from the same
+   * range), and listening again fails with EADDRINUSE until that connection ends. Such connections are short, so
+   * this tries again for a while rather than leave the dependency away for the rest of the suite.
+   */
+  private async listen(): Promise<void> {
+    const deadline = Date.now() + REOPEN_PATIENCE_MS;
+    for (;;) {
+      try {
+        return await this.listenOnce();
+      } catch (err) {
+        const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        if (!inUse || this.port === 0 || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  private listenOnce(): Promise<void> {
     const server = net.createServer((client) => this.accept(client));
-    this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => {
+        server.off('error', reject);
+        this.server = server;
         this.port = (server.address() as net.AddressInfo).port;
         resolve();
       });
