@@ -12,16 +12,33 @@ const logger = new Logger('RabbitMQ');
  * takes: the manager sets the channel up again on the next reconnect. The listener is attached as the channel is
  * created, before it can fail: opening the channel itself can fail, before any setup function runs.
  */
-function listenForChannelErrors(connection: AmqpConnectionManager, role: string): AmqpConnectionManager {
+export function listenForChannelErrors(connection: AmqpConnectionManager, role: string): AmqpConnectionManager {
   const createChannel = connection.createChannel.bind(connection);
   connection.createChannel = (...args: Parameters<AmqpConnectionManager['createChannel']>): ChannelWrapper => {
     const wrapper = createChannel(...args);
     wrapper.on('error', (err: Error) =>
       logger.warn(`${role} channel could not be set up (${err.message}); it is set up again on the next reconnect`),
     );
+    observeSends(wrapper, role);
     return wrapper;
   };
   return connection;
+}
+
+/**
+ * Nest's request server sends each reply with `sendToQueue` and never looks at the promise it returns, which
+ * rejects ("channel closed") when the broker goes away before confirming the reply: an unhandled rejection, which
+ * ends a Node process. Seen when RabbitMQ went away just after catalog answered a stock reservation. The caller
+ * still gets the same promise (a client that waits on it hears the rejection); a reply lost this way leaves its
+ * caller to time out and retry, as for any broker outage.
+ */
+function observeSends(wrapper: ChannelWrapper, role: string): void {
+  const sendToQueue = wrapper.sendToQueue.bind(wrapper);
+  wrapper.sendToQueue = (...args: Parameters<ChannelWrapper['sendToQueue']>) => {
+    const sent = sendToQueue(...args);
+    sent.catch((err: Error) => logger.warn(`${role}: a message was not confirmed by the broker (${err.message})`));
+    return sent;
+  };
 }
 
 /** The request queue's consumer, which survives a broker that goes away while its channel opens. */
