@@ -10,6 +10,9 @@ import { Product, type LeanProduct } from '../products/product.schema';
 import { toEntry } from './catalogue-entry';
 import { CatalogueIndex } from './catalogue-index';
 
+/** How long reads skip the catalog version after reading it failed. */
+const VERSION_RETRY_MS = 1000;
+
 /**
  * The published catalogue in this replica's memory, as of the current catalog version: every public read is
  * answered from it without a database round trip. MongoDB stays the source of truth: the index is loaded from it
@@ -28,6 +31,8 @@ export class CatalogueReadModel {
   private version = 0;
   /** Catch-ups run one after another: each reads and changes the index. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Until then the version is not asked for: it just failed (Redis away or hung), reads go to the database. */
+  private versionUnreadableUntil = 0;
 
   private readonly toPublicUrl: (url: string) => string;
 
@@ -41,13 +46,17 @@ export class CatalogueReadModel {
 
   /**
    * The index as of a catalog version read after this call began; undefined while that version cannot be read
-   * (Redis unreachable): the caller then asks the database, slower but never stale.
+   * (Redis unreachable): the caller then asks the database, slower but never stale. Once a read of the version
+   * failed, the next second's reads go straight to the database: a hung Redis would otherwise cost each of them
+   * the command timeout (2 s, twice for one queued behind a read already on the wire).
    */
   async current(): Promise<CatalogueIndex | undefined> {
+    if (Date.now() < this.versionUnreadableUntil) return undefined;
     let version: number;
     try {
       version = Number(await this.feed.readVersion());
     } catch {
+      this.versionUnreadableUntil = Date.now() + VERSION_RETRY_MS;
       return undefined;
     }
     if (this.index && version === this.version) return this.index;
