@@ -22,11 +22,12 @@
 //
 // Every answer is counted by route and status. A non-2xx is "deliberate" only where the scenario asked for it
 // (listed above); any other non-2xx, a 5xx, a timeout or a dropped connection is an error.
-// RSS: the processes of the stack (pid files .data/run/<SOAK_SCOPE>-*.pid, as footprint.mjs) are read at the end of
-// the warm-up (SOAK_WARMUP_SECONDS) and again at the end of the load, both under load, median of 5 readings 1 s
-// apart; the fake PayPal, a development stand-in, is shown but not held to the limit (as in footprint.mjs). One
-// reading every 30 s shows the trend in between, and the machine's load average every 10 s (a busy machine slows the
-// shop down). The shoppers start spread over SOAK_RAMP_SECONDS. After SOAK_SETTLE seconds for the events and the
+// RSS: the processes of the stack (pid files .data/run/<SOAK_SCOPE>-*.pid, as footprint.mjs) are read every 5 s
+// under load. A process's figure after warm-up is the median of its readings in the SOAK_RSS_WINDOW_SECONDS after
+// SOAK_WARMUP_SECONDS, its figure at the end the median of those in the last window of the load: a Node process's
+// RSS saws up and down by a fifth between major collections within a minute, so one reading at each end would
+// compare two random points of that saw. The fake PayPal, a development stand-in, is shown but not held to the limit
+// (as in footprint.mjs). The machine's load average is read every 10 s (a busy machine slows the shop down). The shoppers start spread over SOAK_RAMP_SECONDS. After SOAK_SETTLE seconds for the events and the
 // checkout sweeper, the CHECKS (exit 1 if any fails):
 //   errors  — no request answered other than 2xx or a deliberate 4xx;
 //   orders  — every checkout the soak paid became exactly one order (each shopper's my-orders checkoutIds), none
@@ -45,7 +46,7 @@
 //   GATEWAY_URL, PAYPAL_URL  default http://127.0.0.1:8080 and :8090; loopback only (a soak of someone else's shop
 //                            is refused)
 //   SOAK_MINUTES         load duration, default 10 (decimals allowed: 1.5)
-//   SOAK_WARMUP_SECONDS  the RSS baseline is taken this long into the load, default 120
+//   SOAK_WARMUP_SECONDS  the RSS baseline window starts this long into the load, default 120
 //   SOAK_USERS           virtual shoppers, default 20
 //   SOAK_ADMINS          virtual admins, default 1
 //   SOAK_THINK_MS        mean pause between two requests of one virtual user (uniform 0.5×–1.5×), default 1000
@@ -56,12 +57,13 @@
 //                        failed is settled (paid, or refunded); shorter with a shop started with shorter ones
 //   SOAK_SCOPE           pid-file scope of the stack's processes, default dev (npm start)
 //   SOAK_RSS_TOLERANCE   default 0.10
+//   SOAK_RSS_WINDOW_SECONDS  default 60
 //   SOAK_JSON            write the results to this file as JSON too
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import { rssKiB, sampleRss, stackProcesses } from './lib/rss.mjs';
+import { rssKiB, stackProcesses } from './lib/rss.mjs';
 import {
   ADDRESS,
   COLORS,
@@ -97,8 +99,8 @@ const SETTLE = Number(process.env.SOAK_SETTLE || 90);
 const RAMP = Number(process.env.SOAK_RAMP_SECONDS || 30);
 const SCOPE = process.env.SOAK_SCOPE || 'dev';
 const TOLERANCE = Number(process.env.SOAK_RSS_TOLERANCE || 0.1);
-const RSS_SAMPLES = 5;
-const RSS_INTERVAL_MS = 1000;
+const RSS_WINDOW = Number(process.env.SOAK_RSS_WINDOW_SECONDS || 60);
+const RSS_EVERY_MS = 5000;
 /** Development stand-ins: their RSS is shown, not checked. */
 const NOT_CHECKED = new Set(['fake-paypal']);
 const RUN = Date.now().toString(36);
@@ -122,8 +124,10 @@ for (const [name, value, min] of [
   ['SOAK_RAMP_SECONDS', RAMP, 0],
 ])
   if (!Number.isFinite(value) || value < min) fail(`${name} must be a number ≥ ${min} (got ${value})`);
-if (WARMUP + (2 * (RSS_SAMPLES * RSS_INTERVAL_MS)) / 1000 >= MINUTES * 60)
-  fail(`SOAK_WARMUP_SECONDS (${WARMUP}) leaves no time for the load after it in SOAK_MINUTES (${MINUTES})`);
+if (WARMUP + 2 * RSS_WINDOW > MINUTES * 60)
+  fail(
+    `SOAK_MINUTES (${MINUTES}) must cover SOAK_WARMUP_SECONDS (${WARMUP}) and two SOAK_RSS_WINDOW_SECONDS (${RSS_WINDOW})`,
+  );
 
 const rand = (n) => Math.floor(Math.random() * n);
 const pick = (list) => list[rand(list.length)];
@@ -486,7 +490,7 @@ async function adminLoop() {
 console.log(`Soak — ${new Date().toISOString()} — ${GATEWAY}, fake PayPal ${PAYPAL}, scope "${SCOPE}"`);
 console.log(`  machine: ${machine()}`);
 console.log(
-  `  ${USERS} shoppers + ${ADMINS} admin(s), think time ${THINK} ms (0.5×–1.5×), ${MINUTES} min of load, RSS baseline after ${WARMUP} s; ` +
+  `  ${USERS} shoppers + ${ADMINS} admin(s), think time ${THINK} ms (0.5×–1.5×), ${MINUTES} min of load, RSS compared between the ${RSS_WINDOW} s after ${WARMUP} s and the last ${RSS_WINDOW} s; ` +
     `${PRODUCTS} sale products of ${STOCK} units and ${EDIT_PRODUCTS} edit products created for this run`,
 );
 if (!procsAtStart.size)
@@ -495,25 +499,20 @@ else console.log(`  processes (scope ${SCOPE}): ${[...procsAtStart].map(([n, pid
 
 const loadStart = performance.now();
 const loadMs = MINUTES * 60000;
-const sampleMs = RSS_SAMPLES * RSS_INTERVAL_MS;
-let rssWarm;
-let rssEnd;
-let procsEnd;
-const rssSeries = new Map([...procsAtStart.keys()].map((name) => [name, []])); // one reading (MB) every 30 s
+const rssReadings = []; // {t: seconds into the load, mb: Map(name → MB)} every 5 s
 const loadAvg = []; // the machine's 1-minute load average every 10 s
-const watch = setInterval(() => {
-  loadAvg.push(os.loadavg()[0]);
-  if (loadAvg.length % 3 === 1)
-    for (const [name, pid] of procsAtStart) rssSeries.get(name).push(Math.round(rssKiB(pid) / 1024));
-}, 10000);
-const memory = (async () => {
-  await sleep(WARMUP * 1000);
-  rssWarm = await sampleRss(procsAtStart, RSS_SAMPLES, RSS_INTERVAL_MS);
-  console.log(`  warm-up over (${WARMUP} s): RSS baseline taken; ${totalRequests()} requests so far`);
-  await sleep(Math.max(0, loadStart + loadMs - sampleMs - performance.now()));
-  procsEnd = stackProcesses(SCOPE);
-  rssEnd = await sampleRss(procsAtStart, RSS_SAMPLES, RSS_INTERVAL_MS);
-})();
+const readRss = () =>
+  rssReadings.push({
+    t: (performance.now() - loadStart) / 1000,
+    mb: new Map([...procsAtStart].map(([name, pid]) => [name, rssKiB(pid) / 1024])),
+  });
+readRss();
+const rssWatch = setInterval(readRss, RSS_EVERY_MS);
+const loadWatch = setInterval(() => loadAvg.push(os.loadavg()[0]), 10000);
+const warmedUp = setTimeout(
+  () => console.log(`  warm-up over (${WARMUP} s): ${totalRequests()} requests so far`),
+  WARMUP * 1000,
+);
 function totalRequests() {
   return [...routes.values()].reduce((n, r) => n + r.ms.length, 0);
 }
@@ -527,11 +526,14 @@ const progress = setInterval(() => {
 
 const loops = [...shoppers.map((s) => shopperLoop(s)), ...Array.from({ length: ADMINS }, () => adminLoop())];
 await sleep(loadMs);
+readRss();
+const procsEnd = stackProcesses(SCOPE);
 stopping = true;
-await memory;
+clearInterval(rssWatch);
+clearInterval(loadWatch);
+clearTimeout(warmedUp);
 await Promise.all(loops); // each virtual user finishes the scenario it is in
 clearInterval(progress);
-clearInterval(watch);
 const loadSeconds = (performance.now() - loadStart) / 1000;
 
 // ------------------------------------------------------------------ checks
@@ -562,7 +564,17 @@ check(
 );
 
 // Orders: each shopper's orders against the checkouts it paid; units per sale product of the orders not cancelled.
-const mine = await pool(USERS, (i) => call('GET', '/api/orders/my-orders', undefined, shoppers[i].token));
+/** A read for the checks: retried (5 tries, 2 s apart) on a 5xx or no answer, which the error check already counts. */
+async function read(url, token) {
+  let r;
+  for (let i = 0; i < 5; i++) {
+    if (i) await sleep(2000);
+    r = await call('GET', url, undefined, token);
+    if (r.status !== 0 && r.status < 500) break;
+  }
+  return r;
+}
+const mine = await pool(USERS, (i) => read('/api/orders/my-orders', shoppers[i].token));
 const badMine = mine.find((r) => r.status !== 200 || !Array.isArray(r.json));
 if (badMine) fail(`GET /api/orders/my-orders: ${badMine.why}`);
 const sold = new Map(saleIds.map((id) => [id, 0]));
@@ -610,7 +622,10 @@ check(
 );
 
 // Stock: starting stock − units of the orders not cancelled = stock now, per sale product.
-const stockAfter = await readStock(admin, saleIds, 'soak');
+const nowSale = await pool(saleIds.length, (i) => read(`/api/admin/products/${saleIds[i]}`, admin));
+const badSale = nowSale.find((r) => r.status !== 200 || typeof r.json?.countInStock !== 'number');
+if (badSale) fail(`reading stock: ${badSale.why}`);
+const stockAfter = new Map(nowSale.map((r, i) => [saleIds[i], r.json.countInStock]));
 // Units a checkout left unfinished after an error may still hold: one whose payment failed and that is no order.
 const ordered = new Set(mine.flatMap((r) => r.json.map((o) => o.checkoutId)));
 const held = new Map(saleIds.map((id) => [id, 0]));
@@ -655,8 +670,8 @@ const captured = shoppers.flatMap((s) =>
 const stranded = [];
 for (const u of captured) {
   const [co, pp] = await Promise.all([
-    call('GET', `/api/checkout/${u.id}`, undefined, u.s.token),
-    call('GET', `${PAYPAL}/__fake/orders/${u.paypalOrderId}`),
+    read(`/api/checkout/${u.id}`, u.s.token),
+    read(`${PAYPAL}/__fake/orders/${u.paypalOrderId}`),
   ]);
   const capture = pp.json?.order?.purchase_units?.[0]?.payments?.captures?.[0]?.status ?? `HTTP ${pp.status}`;
   if (co.json?.isPaid !== true && capture !== 'REFUNDED')
@@ -670,8 +685,7 @@ check(
 );
 
 // Admin edits: the last price, stock and status each admin set are what the shop holds now.
-const nowSale = await pool(saleIds.length, (i) => call('GET', `/api/admin/products/${saleIds[i]}`, undefined, admin));
-const nowEdit = await pool(edit.length, (i) => call('GET', `/api/admin/products/${edit[i]._id}`, undefined, admin));
+const nowEdit = await pool(edit.length, (i) => read(`/api/admin/products/${edit[i]._id}`, admin));
 const lostEdits = [];
 nowSale.forEach((r, i) => {
   if (pence(r.json?.price ?? NaN) !== lastPrice.get(saleIds[i]))
@@ -690,17 +704,23 @@ check(
     show(lostEdits),
 );
 
-// Memory: RSS at the end against RSS after the warm-up, per process.
+// Memory: the median RSS of the last window of the load against that of the window after the warm-up, per process.
+const median = (values) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : NaN);
+const windowOf = (name, from, to) =>
+  rssReadings.filter((r) => r.t >= from && r.t <= to && Number.isFinite(r.mb.get(name))).map((r) => r.mb.get(name));
 const rssRows = [...procsAtStart.keys()].map((name) => {
-  const warm = rssWarm?.get(name);
-  const end = rssEnd?.get(name);
-  const alive = procsEnd?.get(name) === procsAtStart.get(name);
+  const warmReadings = windowOf(name, WARMUP, WARMUP + RSS_WINDOW);
+  const endReadings = windowOf(name, loadMs / 1000 - RSS_WINDOW, Infinity);
+  const warm = median(warmReadings);
+  const end = median(endReadings);
+  const alive = procsEnd.get(name) === procsAtStart.get(name);
   const change = warm && end ? (end - warm) / warm : NaN;
   return {
     name,
     pid: procsAtStart.get(name),
     warmMB: warm,
     endMB: end,
+    readings: [warmReadings.length, endReadings.length],
     change,
     alive,
     checked: !NOT_CHECKED.has(name),
@@ -741,7 +761,7 @@ out.push(`### Soak run ${new Date().toISOString().slice(0, 16).replace('T', ' ')
 out.push('');
 out.push(`- target: ${GATEWAY} (fake PayPal ${PAYPAL}), processes of scope \`${SCOPE}\`; machine: ${machine()}`);
 out.push(
-  `- load: ${USERS} shoppers + ${ADMINS} admin(s), think time ${THINK} ms, ${loadSeconds.toFixed(0)} s (RSS baseline at ${WARMUP} s); ` +
+  `- load: ${USERS} shoppers + ${ADMINS} admin(s), think time ${THINK} ms, ${loadSeconds.toFixed(0)} s (RSS windows ${WARMUP}–${WARMUP + RSS_WINDOW} s and the last ${RSS_WINDOW} s); ` +
     `${requestCount} requests = ${(requestCount / loadSeconds).toFixed(1)}/s; scenarios: ${Object.entries(scenarios)
       .map(([k, v]) => `${v} ${k}`)
       .join(
@@ -756,7 +776,9 @@ for (const r of routeRows)
     `| ${r.route} | ${r.count} | ${r.p50} | ${r.p99} | ${r.max} | ${fmt(r.deliberate) || '–'} | ${fmt(r.errors) || '0'} |`,
   );
 out.push('');
-out.push('| process | RSS after warm-up (MB) | RSS at end (MB) | change |');
+out.push(
+  `| process | RSS after warm-up (MB, median ${WARMUP}–${WARMUP + RSS_WINDOW} s) | RSS at end (MB, median of the last ${RSS_WINDOW} s) | change |`,
+);
 out.push('| --- | ---: | ---: | ---: |');
 for (const r of rssRows)
   out.push(
@@ -764,7 +786,15 @@ for (const r of rssRows)
   );
 if (errorsAt.length) out.push(`Errors at (s into the load): ${errorsAt.join(', ')}.`);
 out.push(
-  `RSS every 30 s (MB): ${[...rssSeries].map(([name, mb]) => `${name} ${mb.join(' ')}`).join('; ')}. ` +
+  `RSS every 30 s (MB): ${[...procsAtStart.keys()]
+    .map(
+      (name) =>
+        `${name} ${rssReadings
+          .filter((r, i) => i % 6 === 0)
+          .map((r) => Math.round(r.mb.get(name)))
+          .join(' ')}`,
+    )
+    .join('; ')}. ` +
     `Machine load average (1 min) during the run: ${loadAvg.length ? `min ${Math.min(...loadAvg).toFixed(1)}, median ${[...loadAvg].sort((a, b) => a - b)[Math.floor(loadAvg.length / 2)].toFixed(1)}, max ${Math.max(...loadAvg).toFixed(1)} on ${os.cpus().length} CPUs` : 'not sampled'}.`,
 );
 out.push('');
@@ -786,7 +816,7 @@ if (process.env.SOAK_JSON)
         adminEdits,
         routes: routeRows,
         errorSamples: Object.fromEntries(errorSamples),
-        rssSeries: Object.fromEntries(rssSeries),
+        rssReadings: rssReadings.map((r) => ({ t: Math.round(r.t), ...Object.fromEntries(r.mb) })),
         loadAvg,
         stock: stockRows,
         rss: rssRows,

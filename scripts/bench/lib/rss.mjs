@@ -42,15 +42,3 @@ export function rssKiB(pid) {
     return NaN;
   }
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** name → median RSS in MiB of `samples` readings `intervalMs` apart, for each process in `procs`. */
-export async function sampleRss(procs, samples = 5, intervalMs = 1000) {
-  const readings = new Map([...procs.keys()].map((name) => [name, []]));
-  for (let i = 0; i < samples; i++) {
-    if (i) await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    for (const [name, pid] of procs) readings.get(name).push(rssKiB(pid));
-  }
-  return new Map([...readings].map(([name, kib]) => [name, median(kib) / 1024]));
-}
