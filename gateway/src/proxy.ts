@@ -23,6 +23,12 @@ export interface ServiceProxies {
   close(): void;
 }
 
+/**
+ * Idle sockets to a service are dropped after this long, before the service drops them (nest-common keeps idle
+ * connections 65 s): a socket the service closes while idle in the pool races the next request sent on it.
+ */
+export const UPSTREAM_IDLE_MS = 60_000;
+
 export const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 
 export interface ProxyHooks {
@@ -48,7 +54,13 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
   for (const service of SERVICES) {
     const target = config.upstreams[service];
     const AgentClass = target.startsWith('https:') ? https.Agent : http.Agent;
-    const agent = new AgentClass({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' });
+    const agent = new AgentClass({
+      keepAlive: true,
+      maxSockets: 512,
+      maxFreeSockets: 64,
+      scheduling: 'lifo',
+      timeout: UPSTREAM_IDLE_MS,
+    });
     agents.push(agent);
 
     proxies[service] = createProxyMiddleware({

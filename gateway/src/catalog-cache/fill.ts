@@ -3,6 +3,7 @@ import * as https from 'node:https';
 import type { GatewayConfig } from '../config';
 import type { Logger } from '../logger';
 import { requestIdOf } from '../request-id';
+import { UPSTREAM_IDLE_MS } from '../proxy';
 import { entryOf, isCacheable, type Entry, type Upstream } from './entry';
 import type { Store } from './store';
 
@@ -27,7 +28,13 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
   const client = target.protocol === 'https:' ? https : http;
   // As many idle sockets kept as may be busy: closing the surplus after each burst of misses costs a TCP
   // handshake on both sides at the next one.
-  const agent = new client.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' });
+  const agent = new client.Agent({
+    keepAlive: true,
+    maxSockets: 64,
+    maxFreeSockets: 64,
+    scheduling: 'lifo',
+    timeout: UPSTREAM_IDLE_MS,
+  });
   const inflight = new Map<string, Promise<FillResult>>();
 
   const fetchUpstream = (req: http.IncomingMessage): Promise<Upstream> =>

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceName } from '@shop/contracts';
 import express from 'express';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { ServiceConfig } from '../config/service-config';
@@ -14,6 +15,9 @@ import { Metrics } from '../metrics/metrics';
 import { ResilientServerRMQ } from '../rpc/rmq-channels';
 import { rpcServerOptions } from '../rpc/rpc-server';
 import { jsonBodyProblem } from './json-body';
+
+/** How long a service keeps an idle HTTP connection: longer than the gateway keeps its own (60 s). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface ServiceAppOptions {
   /** JSON body limit; the gateway enforces its own limit first. */
@@ -78,6 +82,11 @@ export async function startServiceApp(
     const { options: rmq } = rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE);
     app.connectMicroservice({ strategy: new ResilientServerRMQ(rmq!) }, { inheritAppConfig: true });
   }
+  // Idle keep-alive connections outlive the gateway's (it drops its idle sockets to services after 60 s): closed by
+  // the service first (Node's default: 5 s), one raced the gateway's next request on it, a "socket hang up" 503.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   await app.listen(options.port ?? config.PORT, config.HOST);
   // Read now: a SIGTERM while the request queue is still being started closes the server (address() is then null).
   const { port } = app.getHttpServer().address() as AddressInfo;
