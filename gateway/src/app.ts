@@ -16,7 +16,7 @@ import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
 import { assignRequestId, logWhenDone, requestContext, requestIdOf } from './request-id';
 import { isBackendPath } from './routes';
-import { corsPolicy, securityHeaders, staticSecurityHeaders } from './security';
+import { corsPolicy, embeddableImages, securityHeaders, staticSecurityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
 export interface Gateway {
@@ -53,6 +53,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const security = securityHeaders(config);
   app.use(requestContext(logger));
   app.use(security);
+  app.use(embeddableImages);
   const cors = corsPolicy(config);
   if (cors) app.use(cors);
   // Before compression: a hit is sent as stored (raw, or the gzip variant made once at store time).

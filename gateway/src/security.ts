@@ -45,6 +45,16 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
 }
 
 /**
+ * Product images (`/uploads/*`) are public, and meant to be shown by storefronts on other origins: catalog writes
+ * them as absolute URLs (ASSET_URL_PREFIX). helmet's `Cross-Origin-Resource-Policy: same-origin` broke exactly that
+ * — and, in development, every image of a shop opened as 127.0.0.1 while its URLs name localhost.
+ */
+export const embeddableImages: RequestHandler = (req, res, next) => {
+  if (req.path.startsWith('/uploads/')) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  next();
+};
+
+/**
  * The headers {@link securityHeaders} sets, computed once by running it on a stand-in response: our
  * policy does not depend on the request, so the catalogue cache's fast lane can send exactly these.
  * Undefined if the middleware did anything else (then the fast lane stays off).

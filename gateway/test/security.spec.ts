@@ -49,6 +49,13 @@ describe('security headers and CORS', () => {
     expect((await fetch(`${gw.url}/`)).headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   });
 
+  it('lets pages on other origins show product images, and nothing else', async () => {
+    const image = await fetch(`${gw.url}/uploads/seed/jersey.svg`);
+    expect(image.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    for (const path of ['/', '/api/products'])
+      expect((await fetch(`${gw.url}${path}`)).headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
   it('does not allow local ports in production', async () => {
     const csp = (await fetch(`${prod.url}/`)).headers.get('content-security-policy')!;
     expect(csp).not.toContain('127.0.0.1');
