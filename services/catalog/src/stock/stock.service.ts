@@ -202,12 +202,14 @@ export class StockService implements OnModuleInit {
     const ids = [...wanted.keys()];
     const changed: string[] = [];
 
+    // The caller gave up waiting (busy locks, or a database that answered late): hold nothing it would never hear of.
+    const refuseIfGivenUp = (when: string) => {
+      if (notAfter === undefined || Date.now() <= notAfter) return;
+      this.logger.warn(`reservation for checkout ${checkoutId} ${when} its caller gave up: not applied`);
+      throw new ServiceUnavailableException('The reservation request expired');
+    };
     const reserved = await this.locks.withProducts(ids, async () => {
-      // The caller gave up waiting (the locks were busy): hold nothing it would never hear of.
-      if (notAfter !== undefined && Date.now() > notAfter) {
-        this.logger.warn(`reservation for checkout ${checkoutId} arrived after its caller gave up: not applied`);
-        throw new ServiceUnavailableException('The reservation request expired');
-      }
+      refuseIfGivenUp('arrived after');
       const products = await this.products
         .find({ _id: { $in: ids } }, { stockJournal: 0 })
         .lean<LeanProduct[]>()
@@ -236,6 +238,8 @@ export class StockService implements OnModuleInit {
         }
       }
 
+      // The reads above may have waited out a database outage: nothing is written for a caller who left meanwhile.
+      refuseIfGivenUp('was read after');
       for (const [id, { quantity }] of wanted) {
         let res = resById.get(id);
         if (res?.status === 'committed') continue; // this checkout's order already took these units
