@@ -10,11 +10,8 @@
 // Environment: FOOTPRINT_SCOPE (dev: the pid files of `npm start`; e2e for the test stack), FOOTPRINT_SAMPLES (5),
 // FOOTPRINT_INTERVAL_MS (1000), FOOTPRINT_JSON (write the figures to this file as JSON too).
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rssKiB, stackProcesses } from './lib/rss.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const RUN_DIR = path.join(root, '.data', 'run');
 const SCOPE = process.env.FOOTPRINT_SCOPE || 'dev';
 const SAMPLES = Number(process.env.FOOTPRINT_SAMPLES || 5);
 const INTERVAL_MS = Number(process.env.FOOTPRINT_INTERVAL_MS || 1000);
@@ -26,32 +23,7 @@ const EXPECTED = ['ferretdb', 'catalog', 'cart', 'identity', 'checkout', 'orders
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** The running processes of the scope: name → pid, from the pid files whose process still runs its program. */
-function processes() {
-  const found = new Map();
-  const prefix = `${SCOPE}-`;
-  for (const file of fs.existsSync(RUN_DIR) ? fs.readdirSync(RUN_DIR) : []) {
-    if (!file.startsWith(prefix) || !file.endsWith('.pid')) continue;
-    const name = file.slice(prefix.length, -'.pid'.length);
-    if (name.startsWith('seed-')) continue; // seeds run once and exit
-    const { pid, marker } = JSON.parse(fs.readFileSync(path.join(RUN_DIR, file), 'utf8'));
-    let cmdline;
-    try {
-      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-    } catch {
-      continue; // not running
-    }
-    if (!marker || cmdline.includes(marker)) found.set(name, pid);
-  }
-  return found;
-}
-
-function rssKiB(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
-}
-
-const procs = processes();
+const procs = stackProcesses(SCOPE);
 const missing = EXPECTED.filter((name) => !procs.has(name));
 if (missing.length) {
   console.error(

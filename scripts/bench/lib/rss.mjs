@@ -1,4 +1,4 @@
-// The processes of a running stack and their resident memory, found as scripts/bench/footprint.mjs finds them: by
+// The processes of a running stack and their resident memory (footprint.mjs and soak.mjs read them here): by
 // the pid files in .data/run/<scope>-<name>.pid that scripts/lib/procs.mjs writes, each checked to still run the
 // program it names (its marker) so a reused pid is never read.
 import fs from 'node:fs';
