@@ -78,11 +78,14 @@ describe('admin area (browser)', () => {
   /** Waits until an image with this src has loaded (the browser could fetch and decode it). */
   async function imageLoaded(p: Page, src: string) {
     expect(src).not.toBe('');
-    await p.waitForFunction(
-      `Array.from(document.images).some((i) => i.getAttribute('src') === ${JSON.stringify(src)} && i.complete && i.naturalWidth > 0)`,
-      undefined,
-      { timeout: 10_000 },
-    );
+    // Polled with evaluate: waitForFunction polls by eval-ing the string inside the page, which our CSP forbids (a
+    // failure whenever the image was not loaded at the first look).
+    const loaded = `Array.from(document.images).some((i) => i.getAttribute('src') === ${JSON.stringify(src)} && i.complete && i.naturalWidth > 0)`;
+    const deadline = Date.now() + 10_000;
+    while (!(await p.evaluate(loaded))) {
+      if (Date.now() > deadline) throw new Error(`the image ${src} did not load within 10 s`);
+      await p.waitForTimeout(100);
+    }
   }
 
   /** The table row whose row header is exactly `name`. */
