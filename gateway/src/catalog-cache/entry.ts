@@ -41,7 +41,45 @@ export interface Entry {
    * undefined when the catalog named none, which means it may depend on any product.
    */
   readonly keys?: readonly string[];
+  /** Where a list's products are in raw, when the catalog said (its Product-Lengths header). */
+  readonly parts?: ListParts;
+  /**
+   * Products of the list whose bytes in raw are out of date (a stock write named them and nothing else): the
+   * entry is served only once they are replaced (patch.ts).
+   */
+  stale?: Set<string>;
   bytes: number;
+}
+
+/** A list's products within its raw bytes `[p0,p1,…]`: their ids, and where each one's bytes start and end. */
+export interface ListParts {
+  readonly ids: readonly string[];
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+}
+
+/** The surrogate key of a response showing this product (the catalog's productKey). */
+export const PRODUCT_KEY_PREFIX = 'product:';
+
+/**
+ * The products of a list and where their bytes are, from the catalog's surrogate keys (the products in order) and
+ * Product-Lengths header; undefined unless both are there and add up to the body exactly.
+ */
+function partsOf(body: Buffer, keys: readonly string[] | undefined, lengths: unknown): ListParts | undefined {
+  if (!keys || typeof lengths !== 'string' || body[0] !== 0x5b) return undefined; // [
+  const ids = keys.filter((k) => k.startsWith(PRODUCT_KEY_PREFIX)).map((k) => k.slice(PRODUCT_KEY_PREFIX.length));
+  const sizes = lengths.split(' ').map(Number);
+  if (!ids.length || sizes.length !== ids.length) return undefined;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 1;
+  for (const size of sizes) {
+    if (!Number.isInteger(size) || size <= 0 || (starts.length && body[at++] !== 0x2c)) return undefined; // ,
+    starts.push(at);
+    at += size;
+    ends.push(at);
+  }
+  return at === body.length - 1 && body[at] === 0x5d ? { ids, starts, ends } : undefined; // ]
 }
 
 /** Whether an upstream answer may be kept and shared: a public 200 JSON body of reasonable size. */
@@ -70,6 +108,7 @@ export function entryOf(key: string, up: Upstream): Entry {
   }
   const lastModified = up.headers['last-modified'] ? Date.parse(up.headers['last-modified']) : NaN;
   const surrogateKeys = up.headers['surrogate-key'];
+  const keys = typeof surrogateKeys === 'string' ? surrogateKeys.split(' ').filter(Boolean) : undefined;
   return {
     key,
     raw: up.body,
@@ -79,7 +118,8 @@ export function entryOf(key: string, up: Upstream): Entry {
     flat: headers.flat(),
     flat304: headers.filter(([name]) => name !== 'content-type').flat(),
     lastModified: Number.isNaN(lastModified) ? undefined : lastModified,
-    keys: typeof surrogateKeys === 'string' ? surrogateKeys.split(' ').filter(Boolean) : undefined,
+    keys,
+    parts: partsOf(up.body, keys, up.headers['product-lengths']),
     bytes: up.body.length,
   };
 }

@@ -11,8 +11,11 @@ import type { Store } from './store';
 export type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };
 
 export interface Filler {
-  /** One upstream request per key at a time; later requests for the key wait for the same answer. */
-  fill(key: string, req: http.IncomingMessage): Promise<FillResult>;
+  /**
+   * One upstream request per key at a time; later requests for the key wait for the same answer. `path`: what to
+   * ask the catalog for, when not what `req` asked (a product whose bytes a cached list needs, on behalf of req).
+   */
+  fill(key: string, req: http.IncomingMessage, path?: string): Promise<FillResult>;
   /** After a change: later requests must not join a fill that started before it. */
   forgetInflight(): void;
   close(): void;
@@ -37,7 +40,7 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
   });
   const inflight = new Map<string, Promise<FillResult>>();
 
-  const fetchUpstream = (req: http.IncomingMessage): Promise<Upstream> =>
+  const fetchUpstream = (req: http.IncomingMessage, path: string): Promise<Upstream> =>
     new Promise((resolve, reject) => {
       const remote = req.socket.remoteAddress ?? '';
       const forwardedFor = req.headers['x-forwarded-for'];
@@ -57,7 +60,7 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
           hostname: target.hostname,
           port: target.port,
           method: 'GET',
-          path: `${targetPath}${req.url}`,
+          path: `${targetPath}${path}`,
           headers,
           agent,
           timeout: config.proxyTimeoutMs,
@@ -86,11 +89,11 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
     });
 
   return {
-    fill(key, req) {
+    fill(key, req, path = req.url ?? key) {
       const running = inflight.get(key);
       if (running) return running;
       const ticket = store.ticket();
-      const filling = fetchUpstream(req)
+      const filling = fetchUpstream(req, path)
         .then((up): FillResult => {
           if (!isCacheable(up)) return { passed: up };
           const entry = entryOf(key, up);

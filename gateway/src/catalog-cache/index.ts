@@ -7,10 +7,11 @@ import { MESSAGES, sendError, unavailableMessage } from '../errors';
 import { throttled, type Logger } from '../logger';
 import { requestIdOf } from '../request-id';
 import { normalisePath } from '../routes';
-import { zip } from './entry';
+import { zip, type Entry } from './entry';
 import { createFiller } from './fill';
 import { acceptsGzip, noteForAccessLog } from './http';
 import { followCatalogVersion } from './invalidation';
+import { patched, productPageKey } from './patch';
 import { cacheKeyOf } from './paths';
 import { serveEntry, servePassed, writeEntry } from './respond';
 import { createStore } from './store';
@@ -37,6 +38,8 @@ export interface CatalogCacheStats {
   hits: number;
   misses: number;
   bypassed: number;
+  /** Lists made current after stock writes instead of fetched again (counted among hits). */
+  patched: number;
 }
 
 export interface CatalogCache {
@@ -59,6 +62,7 @@ export interface CatalogCache {
  * Public catalogue reads (GET/HEAD /api/products and below) answered from this process's memory. In parts:
  * - store.ts keeps the responses (LRU, byte budget, found by the catalog's surrogate keys);
  * - invalidation.ts follows the catalog's version channel and drops what a change may have touched;
+ * - patch.ts keeps a list through a stock write of a product it shows, and replaces that product's bytes in it;
  * - fill.ts fetches a miss from the catalog once, however many requests wait for it;
  * - respond.ts writes the answers; `fastLane` gives app.ts what to run in front of Express.
  */
@@ -76,7 +80,7 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
       filler.forgetInflight();
     },
   });
-  const counters = { hits: 0, misses: 0, bypassed: 0 };
+  const counters = { hits: 0, misses: 0, bypassed: 0, patched: 0 };
   const warnBypass = throttled(10_000);
 
   /**
@@ -86,6 +90,7 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
    */
   const answer = async (key: string, req: IncomingMessage, res: ServerResponse, head?: string[]) => {
     let entry = store.get(key);
+    if (entry?.stale) entry = await madeCurrent(entry, req);
     const outcome = entry ? 'HIT' : 'MISS';
     if (entry) counters.hits += 1;
     else {
@@ -105,6 +110,38 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
     if (res.headersSent || res.destroyed) return;
     if (head) writeEntry(req, res, entry, outcome, head);
     else serveEntry(req, res, entry, outcome);
+  };
+
+  /**
+   * A list whose products' stock changed since it was kept, made current from those products' pages: cached, or
+   * fetched once (shared with every list and client that needs them: a stock write costs one product read, not a
+   * read of every list showing it). Undefined when that fails (a product unpublished meanwhile, its page evicted):
+   * the list is then fetched like any miss.
+   */
+  const madeCurrent = async (entry: Entry, req: IncomingMessage): Promise<Entry | undefined> => {
+    for (let fetched = false; ; fetched = true) {
+      const pages = new Map<string, Buffer>();
+      for (const id of entry.stale ?? []) {
+        const page = store.get(productPageKey(id));
+        if (page) pages.set(id, page.raw);
+      }
+      if (pages.size === entry.stale?.size) {
+        const next = patched(entry, pages);
+        store.replace(entry, next);
+        counters.patched += 1;
+        return next;
+      }
+      if (fetched) return undefined;
+      await Promise.all(
+        [...(entry.stale ?? [])]
+          .filter((id) => !pages.has(id))
+          .map((id) => filler.fill(productPageKey(id), req, productPageKey(id))),
+      );
+      // Meanwhile another request may have made it current, or a change dropped it or named more of its products.
+      const now = store.get(entry.key);
+      if (!now?.stale) return now;
+      entry = now;
+    }
   };
 
   const fastLane = (req: IncomingMessage): FastAnswer | undefined => {

@@ -1,4 +1,5 @@
 import type { Entry } from './entry';
+import { markStale } from './patch';
 
 /** Purges remembered for fills in flight; a fill older than all of them is not stored. */
 const REMEMBERED_PURGES = 1024;
@@ -19,8 +20,13 @@ export interface Store {
   grew(entry: Entry, extraBytes: number): void;
   /** Drops every entry. */
   dropAll(): void;
-  /** Drops the entries tagged with any of these keys, and those tagged with none (they may show anything). */
+  /**
+   * Drops the entries tagged with any of these keys, and those tagged with none (they may show anything); a list
+   * that still shows the same products is kept, its changed products marked stale (patch.ts).
+   */
   purge(keys: readonly string[]): void;
+  /** Puts a list made current in place of the entry it was made from, unless that entry is gone meanwhile. */
+  replace(old: Entry, next: Entry): void;
   readonly size: number;
   readonly bytes: number;
 }
@@ -103,7 +109,13 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
       purgeCount += 1;
       purges.push({ count: purgeCount, keys: purged });
       if (purges.length > REMEMBERED_PURGES) purges.shift();
-      for (const [key, entry] of entries) if (touches(purged, entry)) remove(key);
+      for (const [key, entry] of entries) if (touches(purged, entry) && !markStale(entry, purged)) remove(key);
+    },
+    replace(old, next) {
+      if (entries.get(old.key) !== old) return;
+      entries.set(old.key, next);
+      bytes += next.bytes - old.bytes;
+      evict();
     },
     get size() {
       return entries.size;

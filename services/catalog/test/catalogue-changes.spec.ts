@@ -64,4 +64,30 @@ describe('catalog: changes reach every replica and the caches in front', () => {
     await svc.app.get(ProductsService).update(id, { price: 12.5 });
     expect((await read(replica)).price).toBe(12.5);
   });
+
+  it('tells the caches in front where each product of a list is: its own page, byte for byte', async () => {
+    const listed = await insertProducts(svc, [
+      {
+        sku: 'CHG-L1',
+        name: 'Listco Scarf "Purple"',
+        price: 30,
+        category: 'Accessories',
+        gender: 'Unisex',
+        brand: 'Acme',
+      },
+      { sku: 'CHG-L2', name: 'Listco Beanie – ü', price: 10, category: 'Accessories', gender: 'Unisex', brand: 'Acme' },
+    ]);
+    const res = await fetch(`${svc.url}/api/products?search=listco&sortBy=priceAsc`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const keys = res.headers.get('surrogate-key')!.split(' ');
+    const lengths = res.headers.get('product-lengths')!.split(' ').map(Number);
+    expect(keys).toEqual([`product:${listed.get('CHG-L2')}`, `product:${listed.get('CHG-L1')}`]);
+    let at = 1; // after [
+    for (const [i, key] of keys.entries()) {
+      const page = await fetch(`${svc.url}/api/products/${key.slice('product:'.length)}`).then((r) => r.arrayBuffer());
+      expect(body.subarray(at, at + lengths[i]).equals(Buffer.from(page))).toBe(true);
+      at += lengths[i] + 1; // and the comma or ]
+    }
+    expect(at).toBe(body.length);
+  });
 });

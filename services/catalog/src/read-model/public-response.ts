@@ -1,7 +1,7 @@
 import type { ProductJson } from '@shop/contracts';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SURROGATE_KEY_HEADER, surrogateKeysOf } from '../cache/surrogate-keys';
+import { PRODUCT_LENGTHS_HEADER, SURROGATE_KEY_HEADER, surrogateKeysOf } from '../cache/surrogate-keys';
 import { etagOf, type CatalogueEntry } from './catalogue-entry';
 
 /** A public read's answer: the JSON bytes, their ETag, and the surrogate keys a cache in front may purge it by. */
@@ -9,6 +9,8 @@ export interface PublicResponse {
   body: Buffer;
   etag: string;
   surrogateKeys?: string;
+  /** A list's Product-Lengths header (where each product's bytes are), sent with its product keys. */
+  productLengths?: string;
 }
 
 /** What answers are assembled from: a product's id, its JSON bytes and their ETag. */
@@ -41,8 +43,19 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
     etags.update(product.etag);
   });
   body[at] = 0x5d; // ]
-  const ids = products.map((product) => product._id);
-  return { body, etag: `"${etags.digest('base64url')}"`, surrogateKeys: surrogateKeysOf(ids, dependsOnSales) };
+  const surrogateKeys = surrogateKeysOf(
+    products.map((product) => product._id),
+    dependsOnSales,
+  );
+  return {
+    body,
+    etag: `"${etags.digest('base64url')}"`,
+    surrogateKeys,
+    productLengths:
+      surrogateKeys === undefined || !products.length
+        ? undefined
+        : products.map((product) => product.body.length).join(' '),
+  };
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {
@@ -64,6 +77,7 @@ export function sendPublic(req: IncomingMessage, res: ServerResponse, response: 
     return;
   }
   if (response.surrogateKeys !== undefined) res.setHeader(SURROGATE_KEY_HEADER, response.surrogateKeys);
+  if (response.productLengths !== undefined) res.setHeader(PRODUCT_LENGTHS_HEADER, response.productLengths);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', response.body.length);
   res.statusCode = 200;
