@@ -17,7 +17,7 @@ import { ROOT_LOGGER } from '../logging/logger';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 import type { Logger } from 'pino';
-import { REDIS, RedisCloser, redisProvider } from '../redis/redis.provider';
+import { REDIS, RedisCloser, redisProvider, type RedisClientOptions } from '../redis/redis.provider';
 import { namespacedExchange } from '../rpc/rpc-names';
 import { RpcContextInterceptor } from '../rpc/rpc-server';
 import type { Connection } from 'mongoose';
@@ -27,6 +27,8 @@ export const SERVICE_NAME = Symbol('SERVICE_NAME');
 export interface ServiceDefaultsOptions<C extends ServiceConfig> {
   service: ServiceName;
   config: Type<C>;
+  /** How the service's Redis client (REDIS) talks to Redis. */
+  redis?: RedisClientOptions;
 }
 
 /**
@@ -93,7 +95,7 @@ export class ServiceDefaultsModule {
       controllers: [HealthController],
       providers: [
         { provide: SERVICE_NAME, useValue: options.service },
-        redisProvider,
+        redisProvider(options.redis),
         RedisCloser,
         TokenRevocations,
         JwtAuthGuard,
