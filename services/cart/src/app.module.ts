@@ -4,6 +4,10 @@ import { CartModule } from './cart/cart.module';
 import { CartConfig } from './config/cart.config';
 
 @Module({
-  imports: [ServiceDefaultsModule.forRoot({ service: 'cart', config: CartConfig }), CartModule],
+  imports: [
+    // Under load every cart call makes several Redis calls at once: one socket write for those of one turn.
+    ServiceDefaultsModule.forRoot({ service: 'cart', config: CartConfig, redis: { autoPipelining: true } }),
+    CartModule,
+  ],
 })
 export class AppModule {}

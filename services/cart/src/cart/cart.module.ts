@@ -4,6 +4,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { CartController } from './cart.controller';
 import { CartEvents } from './cart.events';
 import { CartService } from './cart.service';
+import { GuestCartLane } from './guest-lane';
 import { CartRepository } from './storage/cart.repository';
 import { MongoCartStore } from './storage/mongo-cart.store';
 import { RedisCartStore } from './storage/redis-cart.store';
@@ -12,6 +13,6 @@ import { UserCart, UserCartSchema } from './storage/user-cart.schema';
 @Module({
   imports: [MongooseModule.forFeature([{ name: UserCart.name, schema: UserCartSchema }]), CatalogModule],
   controllers: [CartController],
-  providers: [CartService, CartEvents, CartRepository, RedisCartStore, MongoCartStore],
+  providers: [CartService, CartEvents, CartRepository, RedisCartStore, MongoCartStore, GuestCartLane],
 })
 export class CartModule {}
