@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER } from '@shop/contracts';
 // The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
 import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
 import { apiDocs } from './api-docs/index';
+import { createCartLane } from './cart-lane';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
@@ -58,7 +59,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   if (cors) app.use(cors);
   // Before compression: a hit is sent as stored (raw, or the gzip variant made once at store time).
   if (catalogCache) app.use(catalogCache.handler);
-  app.use(compression());
+  const compress = compression();
+  app.use(compress);
 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
@@ -115,6 +117,16 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         }
       : app;
 
+  // The cart lane (cart-lane.ts): a shopper's cart reads and adds forwarded before Express and the catalogue's lane.
+  const cartHeaders = staticSecurityHeaders(security);
+  const cartLane =
+    cartHeaders &&
+    createCartLane(config, logger, { agent: proxies.agent('cart'), securityHeaders: cartHeaders, compress });
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane(req, res)) return;
+    onRequest(req, res);
+  };
+
   let server: Server | undefined;
 
   const start = async (): Promise<{ port: number; url: string }> => {
@@ -127,7 +139,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     else if (catalogCache && !(await catalogCache.whenArmed(2000)))
       logger.warn('catalog version not known yet: catalogue reads are proxied until it is');
     return new Promise((resolve, reject) => {
-      const listening = createServer(onRequest);
+      const listening = createServer(serve);
       listening.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
       listening.headersTimeout = 66_000;
       listening.once('error', reject);

@@ -19,6 +19,8 @@ import { matchRoute, normalisePath, type Route } from './routes';
 export interface ServiceProxies {
   /** Express middleware: proxies a request whose path is in the route table, else calls next(). */
   handler: RequestHandler;
+  /** The keep-alive pool to a service (for a lane that forwards in front of Express: cart-lane.ts). */
+  agent(service: ServiceName): http.Agent;
   /** Drops the keep-alive connections to the upstreams. */
   close(): void;
 }
@@ -42,7 +44,7 @@ export interface ProxyHooks {
  * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
  */
 export function createServiceProxies(config: GatewayConfig, logger: Logger, hooks: ProxyHooks = {}): ServiceProxies {
-  const agents: Array<http.Agent> = [];
+  const agents = {} as Record<ServiceName, http.Agent>;
   // Requests whose body overflowed before the upstream request existed; and the upstream requests.
   const overflowed = new WeakSet<IncomingMessage>();
   const upstreamRequests = new WeakMap<IncomingMessage, ClientRequest>();
@@ -61,7 +63,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
       scheduling: 'lifo',
       timeout: UPSTREAM_IDLE_MS,
     });
-    agents.push(agent);
+    agents[service] = agent;
 
     proxies[service] = createProxyMiddleware({
       target,
@@ -131,7 +133,8 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
 
   return {
     handler,
-    close: () => agents.forEach((agent) => agent.destroy()),
+    agent: (service) => agents[service],
+    close: () => Object.values(agents).forEach((agent) => agent.destroy()),
   };
 }
 
