@@ -1,4 +1,5 @@
-// Builds the SPA into web/dist: type-check (tsc -p web/tsconfig.json, sources and tests) then `vite build`.
+// Builds the SPA into web/dist: type-check (tsc -p web/tsconfig.json, sources and tests), `vite build`, then the
+// landing pages' prerendered HTML (prerender.mjs).
 // scripts/lib/build.mjs runs it (npm run build -w web) when a web source, the contracts or the lockfile changed.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -19,7 +20,11 @@ if (tsc.status !== 0) {
 }
 
 const { build } = await import('vite');
-await build({ configFile: path.join(here, 'vite.config.mts'), logLevel: process.env.WEB_BUILD_LOG ?? 'warn' });
+const logLevel = process.env.WEB_BUILD_LOG ?? 'warn';
+await build({ configFile: path.join(here, 'vite.config.mts'), logLevel });
+// The landing pages' HTML, for a first paint before the JS has run (web/prerender.mjs).
+const { prerenderPages } = await import('./prerender.mjs');
+const prerendered = await prerenderPages({ logLevel });
 
 // A shopper's first route — home, a collection or a product page, each opened directly from a link — loads at
 // most 110 KB of JS gzipped (issue 9), and none of it the admin area's (issue 10).
@@ -40,5 +45,5 @@ if (over.length) process.exit(1);
 console.log(
   `web: built ${path.relative(process.cwd(), path.join(here, 'dist')) || 'dist'} in ${Date.now() - started} ms; ` +
     `first route, gzipped: ${routes.map((r) => `${r.name} ${kb(r.gzip)} KB JS + ${kb(r.cssGzip)} KB CSS`).join(', ')} ` +
-    `(JS budget ${JS_BUDGET_KB} KB)`,
+    `(JS budget ${JS_BUDGET_KB} KB); prerendered ${prerendered.map((p) => p.route).join(', ')}`,
 );

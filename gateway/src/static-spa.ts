@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { isBackendPath, normalisePath } from './routes';
@@ -12,9 +13,43 @@ Build it (<code>npm run build</code>) or run <code>npm start</code>, then reload
 `;
 
 /**
+ * The landing pages the web build prerendered (web/prerender.mjs writes prerendered/routes.json: each route,
+ * with `:name` for one path segment, and its HTML file under webDist).
+ */
+interface PrerenderedPage {
+  route: string;
+  file: string;
+}
+
+const segmentPattern = (segment: string) =>
+  segment.startsWith(':') ? '[^/]+' : segment.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The prerendered file for this request, or undefined. Only for a URL without a query string: the page was
+ * rendered from its path alone, and a query (a collection's filters) would make the app render something else than
+ * the HTML, which it then could not hydrate. Read per navigation (a few hundred bytes), so a rebuild of web/dist
+ * while the gateway runs is served at once, as index.html is.
+ */
+async function prerenderedFile(webDist: string, req: Request): Promise<string | undefined> {
+  if (req.originalUrl.includes('?')) return undefined;
+  let pages: PrerenderedPage[];
+  try {
+    pages = JSON.parse(await readFile(path.join(webDist, 'prerendered', 'routes.json'), 'utf8')) as PrerenderedPage[];
+  } catch {
+    return undefined; // an older build, or none: index.html serves every page
+  }
+  const requested = normalisePath(req.path);
+  const page = pages.find(({ route }) =>
+    new RegExp(`^${route.split('/').map(segmentPattern).join('/')}$`).test(requested),
+  );
+  return page && path.join(webDist, page.file);
+}
+
+/**
  * Serves the built SPA: files from webDist (hashed /assets/* cached for a year, everything else
- * revalidated), and index.html for any other GET/HEAD outside /api and /uploads (history fallback for
- * deep links). Without a build it answers a small placeholder page instead of failing.
+ * revalidated), and for any other GET/HEAD outside /api and /uploads a landing page's prerendered HTML when
+ * the build made one for it, else index.html (history fallback for deep links). Without a build it answers a
+ * small placeholder page instead of failing.
  */
 export function staticSpa(webDist: string): RequestHandler {
   const assetsDir = path.join(webDist, 'assets') + path.sep;
@@ -33,9 +68,9 @@ export function staticSpa(webDist: string): RequestHandler {
     },
   });
 
-  const sendIndex = (req: Request, res: Response, next: NextFunction): void => {
+  const sendPage = (file: string, res: Response, next: NextFunction): void => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(indexFile, { cacheControl: false }, (err?: NodeJS.ErrnoException) => {
+    res.sendFile(file, { cacheControl: false }, (err?: NodeJS.ErrnoException) => {
       if (!err) return;
       if (res.headersSent) return;
       if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
@@ -52,7 +87,7 @@ export function staticSpa(webDist: string): RequestHandler {
       if (err) return next(err);
       // A missing hashed asset is a 404, not HTML the browser would try to run as a script.
       if (normalisePath(req.path).startsWith('/assets/')) return next();
-      sendIndex(req, res, next);
+      prerenderedFile(webDist, req).then((file) => sendPage(file ?? indexFile, res, next), next);
     });
   };
 }

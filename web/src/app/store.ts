@@ -1,6 +1,6 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authReducer } from '@/features/auth/authSlice';
-import { cartReducer } from '@/features/cart/cartSlice';
+import { cartReducer, EMPTY_CART } from '@/features/cart/cartSlice';
 import { catalogReducer } from '@/features/catalog/catalogSlice';
 import { checkoutReducer } from '@/features/checkout/checkoutSlice';
 import { ordersReducer } from '@/features/orders/ordersSlice';
@@ -22,6 +22,16 @@ export const rootReducer = combineSlices({
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;
+
+/**
+ * `state` as a first visit sees it: no session, an empty cart (everything else as it is, by reference). The build
+ * prerenders the landing pages from it (web/prerender.mjs), and the browser hydrates them with it (main.tsx:
+ * react-redux's `serverState`), so the first render matches the HTML whoever opens the page; the stored session
+ * and cart show right after, re-rendering only what differs.
+ */
+export function asFirstVisit(state: RootState): RootState {
+  return { ...state, auth: { ...state.auth, user: null, token: null }, cart: { ...state.cart, cart: EMPTY_CART } };
+}
 
 /** The store (tests pass a preloaded state). Session, guest id and cart are mirrored into local storage. */
 export function makeStore(preloadedState?: Partial<RootState>) {

@@ -1,0 +1,57 @@
+// Prerenders the landing pages into web/dist after the client build (web/build.mjs runs it): home, a collection
+// and the product page's frame, each as a first visit sees it before any data arrives (src/prerender.tsx). The
+// gateway serves them for their routes (dist/prerendered/routes.json), so the phone paints the page from the HTML
+// alone instead of after ~100 KB of JS has loaded and run; main.tsx then hydrates it. Every other URL gets the
+// plain index.html. Each page also announces its own chunks (modulepreload), so they download beside the entry
+// instead of after it has run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FIRST_ROUTES, routeChunks } from './route-size.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.join(here, 'dist');
+// Inside the repository's node_modules, so that the Node bundle's imports of react & co. resolve.
+const SSR_OUT = path.join(here, '../node_modules/.cache/web-prerender');
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/** The HTML of one landing page: index.html with the page's markup in #root and its chunks preloaded. */
+function pageHtml(template, markup, page) {
+  // The gateway's CSP forbids inline scripts: React adds some only for boundaries it could not finish.
+  if (/<script/i.test(markup)) throw new Error(`the prerendered ${page} holds a script, which the CSP would block`);
+  const preloads = routeChunks(page, DIST)
+    .chunks.filter((chunk) => !template.includes(chunk.file))
+    .map((chunk) => `  <link rel="modulepreload" crossorigin href="/${chunk.file}">\n  `)
+    .join('');
+  return template.replace('</head>', `${preloads}</head>`).replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
+}
+
+export async function prerenderPages({ logLevel = 'warn' } = {}) {
+  const { build } = await import('vite');
+  await build({
+    configFile: path.join(here, 'vite.config.mts'),
+    logLevel,
+    build: {
+      ssr: 'src/prerender.tsx',
+      outDir: SSR_OUT,
+      emptyOutDir: true,
+      manifest: false,
+      reportCompressedSize: false,
+      rollupOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+    },
+  });
+  const { prerender } = await import(pathToFileURL(path.join(SSR_OUT, 'prerender.mjs')).href);
+
+  const template = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  if (!template.includes(ROOT_ELEMENT)) throw new Error(`dist/index.html has no empty ${ROOT_ELEMENT}`);
+  fs.mkdirSync(path.join(DIST, 'prerendered'), { recursive: true });
+  const routes = [];
+  for (const { name, route, page } of FIRST_ROUTES) {
+    const file = `prerendered/${name}.html`;
+    fs.writeFileSync(path.join(DIST, file), pageHtml(template, await prerender(route), page));
+    routes.push({ route, file });
+  }
+  fs.writeFileSync(path.join(DIST, 'prerendered/routes.json'), `${JSON.stringify(routes, null, 2)}\n`);
+  fs.rmSync(SSR_OUT, { recursive: true, force: true });
+  return routes;
+}
