@@ -18,7 +18,7 @@ import {
   type LineKey,
   type StoredCart,
 } from './cart.model';
-import { CartRepository } from './storage/cart.repository';
+import { CartRepository, type CartRead } from './storage/cart.repository';
 import type { CartOwner } from './storage/cart-store';
 
 export interface LineRequest {
@@ -52,9 +52,9 @@ function checkQuantity(quantity: number, product: ProductInfo): void {
 }
 
 /**
- * The cart's use cases. Products are read from the catalog before a cart is locked and changed, so a
- * catalog outage fails a request (503) before anything is written, and a lock is held only for the
- * cart's own read and write.
+ * The cart's use cases. Products are read from the catalog before a cart is changed, so a catalog outage
+ * fails a request (503) before anything is written, and a user cart's lock is held only for the cart's own
+ * read and write.
  */
 @Injectable()
 export class CartService {
@@ -82,50 +82,62 @@ export class CartService {
 
   async add(owner: CartOwner, line: LineRequest & { quantity: number }): Promise<CartResult> {
     const key = lineKey(line);
-    const products = await this.productsOfCart(owner, key);
+    const { seen, products } = await this.productsOfCart(owner, key);
     const product = products.get(key.productId);
     if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
     const problem = optionProblem(product, key);
     if (problem) throw new BadRequestException(problem);
-    const result = await this.carts.change(owner, (cart) => {
-      const existing = findLine(cart, key);
-      const quantity = (existing?.quantity ?? 0) + line.quantity;
-      checkQuantity(quantity, product);
-      if (existing) return { ...cart, lines: cart.lines.map((l) => (l === existing ? { ...l, quantity } : l)) };
-      if (cart.lines.length >= MAX_CART_LINES) throw new BadRequestException(CART_MESSAGES.tooManyLines);
-      return { ...cart, lines: [...cart.lines, { ...key, quantity }] };
-    });
+    const result = await this.carts.change(
+      owner,
+      (cart) => {
+        const existing = findLine(cart, key);
+        const quantity = (existing?.quantity ?? 0) + line.quantity;
+        checkQuantity(quantity, product);
+        if (existing) return { ...cart, lines: cart.lines.map((l) => (l === existing ? { ...l, quantity } : l)) };
+        if (cart.lines.length >= MAX_CART_LINES) throw new BadRequestException(CART_MESSAGES.tooManyLines);
+        return { ...cart, lines: [...cart.lines, { ...key, quantity }] };
+      },
+      seen,
+    );
     return { cart: await this.respond(owner, result!.cart, products), created: result!.created };
   }
 
   async update(owner: CartOwner, line: LineRequest & { quantity: number }): Promise<CartJson> {
     const key = lineKey(line);
-    const products = await this.productsOfCart(owner, key);
+    const { seen, products } = await this.productsOfCart(owner, key);
     const product = products.get(key.productId);
     if (line.quantity > 0) {
       if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
       checkQuantity(line.quantity, product);
     }
-    const result = await this.carts.change(owner, (cart, existed) => {
-      const existing = existed ? findLine(cart, key) : undefined;
-      if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
-      const lines =
-        line.quantity === 0
-          ? cart.lines.filter((l) => l !== existing)
-          : cart.lines.map((l) => (l === existing ? { ...l, quantity: line.quantity } : l));
-      return { ...cart, lines };
-    });
+    const result = await this.carts.change(
+      owner,
+      (cart, existed) => {
+        const existing = existed ? findLine(cart, key) : undefined;
+        if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
+        const lines =
+          line.quantity === 0
+            ? cart.lines.filter((l) => l !== existing)
+            : cart.lines.map((l) => (l === existing ? { ...l, quantity: line.quantity } : l));
+        return { ...cart, lines };
+      },
+      seen,
+    );
     return this.respond(owner, result!.cart, products);
   }
 
   async remove(owner: CartOwner, line: LineRequest): Promise<CartJson> {
     const key = lineKey(line);
-    const products = await this.productsOfCart(owner, key);
-    const result = await this.carts.change(owner, (cart, existed) => {
-      const existing = existed ? findLine(cart, key) : undefined;
-      if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
-      return { ...cart, lines: cart.lines.filter((l) => l !== existing) };
-    });
+    const { seen, products } = await this.productsOfCart(owner, key);
+    const result = await this.carts.change(
+      owner,
+      (cart, existed) => {
+        const existing = existed ? findLine(cart, key) : undefined;
+        if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
+        return { ...cart, lines: cart.lines.filter((l) => l !== existing) };
+      },
+      seen,
+    );
     return this.respond(owner, result!.cart, products);
   }
 
@@ -195,10 +207,17 @@ export class CartService {
 
   // ------------------------------------------------------------------ helpers
 
-  /** The products of the cart as it is now, plus one more: all a change and its response will need. */
-  private async productsOfCart(owner: CartOwner, key: LineKey): Promise<Map<string, ProductInfo | null>> {
-    const stored = await this.carts.read(owner);
-    return this.products.getMany([key.productId, ...(stored?.lines ?? []).map((l) => l.productId)]);
+  /**
+   * The cart as it is now and its products plus one more: all a change and its response will need. The change
+   * starts from this read (a guest's is written only if it is still so, else read again).
+   */
+  private async productsOfCart(
+    owner: CartOwner,
+    key: LineKey,
+  ): Promise<{ seen: CartRead; products: Map<string, ProductInfo | null> }> {
+    const seen = await this.carts.readForChange(owner);
+    const ids = [key.productId, ...(seen.cart?.lines ?? []).map((l) => l.productId)];
+    return { seen, products: await this.products.getMany(ids) };
   }
 
   /** Prices a cart just written; a product another request added meanwhile is fetched too. */

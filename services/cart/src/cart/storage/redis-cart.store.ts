@@ -5,6 +5,29 @@ import { CartConfig } from '../../config/cart.config';
 import type { StoredCart } from '../cart.model';
 import type { CartStore } from './cart-store';
 
+/** A guest cart as read, with the exact string it was stored as: what a compare-and-set compares. */
+export interface VersionedCart {
+  cart: StoredCart | null;
+  raw: string | null;
+}
+
+/** What {@link RedisCartStore.saveIfUnchanged} did. */
+export type CompareAndSetOutcome = 'saved' | 'changed' | 'locked';
+
+/**
+ * Writes the cart (KEYS[1]) with its expiry only if it still holds ARGV[1] ('' = no cart) and nobody holds its lock
+ * (KEYS[2], taken by a merge): one script, so nothing can come between the check and the write.
+ */
+const COMPARE_AND_SET = `
+if redis.call('exists', KEYS[2]) == 1 then return 'locked' end
+if (redis.call('get', KEYS[1]) or '') ~= ARGV[1] then return 'changed' end
+redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 'saved'`;
+
+type WithCompareAndSet = Redis & {
+  cartCompareAndSet(cart: string, lock: string, expected: string, next: string, ttl: number): Promise<string>;
+};
+
 /**
  * Guest carts: one JSON string per cart in Redis, written with its expiry each time (`SET … EX`), so a
  * cart lives GUEST_CART_TTL_SECONDS after its last change and no database keeps abandoned guest carts.
@@ -13,13 +36,14 @@ import type { CartStore } from './cart-store';
 export class RedisCartStore implements CartStore {
   private readonly prefix: string;
   private readonly ttlSeconds: number;
+  private readonly redis: WithCompareAndSet;
 
-  constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    config: CartConfig,
-  ) {
+  constructor(@Inject(REDIS) redis: Redis, config: CartConfig) {
     this.prefix = `${config.RABBITMQ_NAMESPACE}cart:guest:`;
     this.ttlSeconds = config.GUEST_CART_TTL_SECONDS;
+    // Sent as EVALSHA (EVAL the first time Redis does not know it).
+    redis.defineCommand('cartCompareAndSet', { numberOfKeys: 2, lua: COMPARE_AND_SET });
+    this.redis = redis as WithCompareAndSet;
   }
 
   key(guestId: string): string {
@@ -27,13 +51,34 @@ export class RedisCartStore implements CartStore {
   }
 
   async load(guestId: string): Promise<StoredCart | null> {
+    return (await this.loadVersioned(guestId)).cart;
+  }
+
+  async loadVersioned(guestId: string): Promise<VersionedCart> {
     const raw = await this.redis.get(this.key(guestId));
-    return raw ? (JSON.parse(raw) as StoredCart) : null;
+    return { cart: raw ? (JSON.parse(raw) as StoredCart) : null, raw };
   }
 
   async save(guestId: string, cart: StoredCart): Promise<StoredCart> {
     await this.redis.set(this.key(guestId), JSON.stringify(cart), 'EX', this.ttlSeconds);
     return cart;
+  }
+
+  /** Writes `cart` only if the stored one is still `expected` (null: none) and `lockKey` is free. */
+  async saveIfUnchanged(
+    guestId: string,
+    expected: string | null,
+    cart: StoredCart,
+    lockKey: string,
+  ): Promise<CompareAndSetOutcome> {
+    const outcome = await this.redis.cartCompareAndSet(
+      this.key(guestId),
+      lockKey,
+      expected ?? '',
+      JSON.stringify(cart),
+      this.ttlSeconds,
+    );
+    return outcome as CompareAndSetOutcome;
   }
 
   async remove(guestId: string): Promise<void> {
