@@ -5,7 +5,9 @@
 //   (GET /api/cart?guestId=…) — all through the gateway — beside a bare Node http server (its own process,
 //   bare-cart-server.mjs) that per request does one Redis GET and one SET … EX of a cart JSON the size of a real
 //   3-line cart and answers it: the Redis work one cart process cannot go below.
-// Prints requests/s, p50 and p99 per case, non-2xx per case, then the target ratios of the bare server's req/s:
+// Prints requests/s, p50 and p99 per case, non-2xx per case, the CPU time per request of the processes that served
+// it (gateway and cart, found by npm start's pid files; the bare server), then the target ratios of the bare
+// server's req/s:
 //   guest add ≥ 20%;  guest read ≥ 40%.  Exits 1 if any case saw a non-2xx (a benchmark of 409s is worthless).
 //
 // Every add is quantity 1 and the adds are spread so that no cart line nears 99 or the product's stock: request k
@@ -22,13 +24,15 @@
 //   BENCH_READ_CARTS  pre-filled guest carts for the read case, default 1000
 //   BENCH_CASES       which cases, default guest-add,user-add,guest-read (the bare server always runs)
 //   BENCH_JSON        write the results to this file as JSON too
+//   BENCH_SCOPE       the stack whose gateway and cart CPU is read (scripts/lib/stack.mjs scope), default dev
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stackProcesses } from './lib/rss.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
@@ -41,6 +45,8 @@ const READ_CARTS = Number(process.env.BENCH_READ_CARTS || 1000);
 const CASES = (process.env.BENCH_CASES || 'guest-add,user-add,guest-read').split(',').map((s) => s.trim());
 const RUN = Date.now().toString(36);
 const PARALLEL = 16; // requests in flight while setting up (registrations are scrypt-bound anyway)
+const SCOPE = process.env.BENCH_SCOPE || 'dev';
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
 
 function fail(message) {
   console.error(`bench: ${message}`);
@@ -85,6 +91,20 @@ async function pool(count, make) {
   return results;
 }
 
+/**
+ * CPU seconds (user + system) that `pid` has used so far, NaN when it is gone. On a shared box req/s moves with
+ * everyone else's load; the CPU a request costs each process moves much less, so it is printed beside them.
+ */
+function cpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (fields 14 and 15 of proc(5))
+  } catch {
+    return NaN;
+  }
+}
+
 function startBare(body) {
   const file = path.join(os.tmpdir(), `bench-cart-${process.pid}.json`);
   fs.writeFileSync(file, body);
@@ -98,6 +118,7 @@ function startBare(body) {
       if (m)
         resolve({
           url: `http://127.0.0.1:${m[1]}`,
+          pid: child.pid,
           stop: () =>
             new Promise((done) => {
               child.once('exit', done);
@@ -117,9 +138,14 @@ function run(url, makeRequest, duration = DURATION) {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
 }
 
-async function measure(name, url, makeRequest) {
+/** `pids` (name → pid): the processes whose CPU per request is reported. */
+async function measure(name, url, makeRequest, pids) {
   await run(url, makeRequest, 2); // warm-up: JIT, caches, keep-alive sockets, the cart's product cache
+  const cpuBefore = [...pids].map(([, pid]) => cpuSeconds(pid));
   const r = await run(url, makeRequest);
+  const cpuUsPerRequest = Object.fromEntries(
+    [...pids].map(([who, pid], i) => [who, Math.round(((cpuSeconds(pid) - cpuBefore[i]) * 1e6) / r.requests.total)]),
+  );
   const statuses = {};
   for (const [code, v] of Object.entries(r.statusCodeStats || {})) statuses[code] = v.count;
   const row = {
@@ -131,10 +157,14 @@ async function measure(name, url, makeRequest) {
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     statuses,
+    cpuUsPerRequest,
   };
   const bad = row.non2xx + row.errors;
+  const cpu = Object.entries(cpuUsPerRequest)
+    .map(([who, us]) => `${who} ${us}`)
+    .join(', ');
   console.log(
-    `  ${name.padEnd(12)} ${String(row.rps).padStart(7)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   ${String(row.requests).padStart(6)} requests   ${bad ? `!! ${row.non2xx} non-2xx, ${row.errors} errors/timeouts ${JSON.stringify(statuses)}` : '0 non-2xx'}`,
+    `  ${name.padEnd(12)} ${String(row.rps).padStart(7)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   ${String(row.requests).padStart(6)} requests   ${bad ? `!! ${row.non2xx} non-2xx, ${row.errors} errors/timeouts ${JSON.stringify(statuses)}` : '0 non-2xx'}   CPU µs/request: ${cpu || 'n/a'}`,
   );
   return row;
 }
@@ -251,13 +281,16 @@ const userAdd = () => {
 let readK = 0;
 const guestRead = () => ({ method: 'GET', path: `/api/cart?guestId=${readIds[readK++ % readIds.length]}` });
 
+const stack = stackProcesses(SCOPE);
+const served = new Map(['gateway', 'cart'].filter((name) => stack.has(name)).map((name) => [name, stack.get(name)]));
+if (served.size < 2) console.warn(`bench: no ${SCOPE} gateway/cart pid files: their CPU per request is not reported`);
 const bare = await startBare(cartBytes);
 const rows = [];
 try {
-  rows.push(await measure('bare server', bare.url, null));
-  if (CASES.includes('guest-add')) rows.push(await measure('guest add', GATEWAY, guestAdd));
-  if (CASES.includes('user-add')) rows.push(await measure('user add', GATEWAY, userAdd));
-  if (CASES.includes('guest-read')) rows.push(await measure('guest read', GATEWAY, guestRead));
+  rows.push(await measure('bare server', bare.url, null, new Map([['bare', bare.pid]])));
+  if (CASES.includes('guest-add')) rows.push(await measure('guest add', GATEWAY, guestAdd, served));
+  if (CASES.includes('user-add')) rows.push(await measure('user add', GATEWAY, userAdd, served));
+  if (CASES.includes('guest-read')) rows.push(await measure('guest read', GATEWAY, guestRead, served));
 } finally {
   await bare.stop();
 }
