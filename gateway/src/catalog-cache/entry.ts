@@ -48,6 +48,8 @@ export interface Entry {
    * entry is served only once they are replaced (patch.ts).
    */
   stale?: Set<string>;
+  /** The count of purges the store had checked it against (store.ts); set when it is kept. */
+  asOf: number;
   bytes: number;
 }
 
@@ -120,6 +122,7 @@ export function entryOf(key: string, up: Upstream): Entry {
     lastModified: Number.isNaN(lastModified) ? undefined : lastModified,
     keys,
     parts: partsOf(up.body, keys, up.headers['product-lengths']),
+    asOf: 0,
     bytes: up.body.length,
   };
 }

@@ -1,24 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PRODUCT_KEY_PREFIX, type Entry, type ListParts } from './entry';
+import type { Entry, ListParts } from './entry';
 
 /** The cache key of a product's own page: its entry holds the product's current bytes. */
 export function productPageKey(id: string): string {
   return `/api/products/${id}`;
-}
-
-/**
- * Whether a purge of these keys leaves the list showing the same products in the same order, so that replacing
- * the bytes of the products it names makes it current: true when every key of the entry that the purge names is
- * the product key of one of its parts (a stock write without a sale; see the catalog's surrogate-keys.ts).
- * Marks those products stale.
- */
-export function markStale(entry: Entry, purged: ReadonlySet<string>): boolean {
-  if (!entry.parts || !entry.keys) return false;
-  const named = entry.keys.filter((key) => purged.has(key));
-  if (!named.every((key) => key.startsWith(PRODUCT_KEY_PREFIX))) return false;
-  entry.stale ??= new Set();
-  for (const key of named) entry.stale.add(key.slice(PRODUCT_KEY_PREFIX.length));
-  return true;
 }
 
 /**
