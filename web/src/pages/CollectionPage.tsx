@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { Drawer } from '@/components/Drawer';
 import { IconFilter } from '@/components/icons';
 import { fetchProductsByFilters } from '@/features/catalog/catalogSlice';
@@ -30,7 +30,7 @@ export default function CollectionPage() {
   const { collection } = useParams();
   const [params, setParams] = useSearchParams();
   const dispatch = useAppDispatch();
-  const { data: products, status, error } = useAppSelector((s) => s.catalog.list);
+  const { data: products, status, error } = useDeferredSelector((s) => s.catalog.list);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { IconLock, IconReturn, IconTruck } from '@/components/icons';
 import { fetchBestSeller, fetchTopWomen } from '@/features/catalog/catalogSlice';
 import { NewArrivals } from '@/features/catalog/NewArrivals';
@@ -69,12 +69,12 @@ function GenderCollections() {
 
 function BestSeller() {
   const dispatch = useAppDispatch();
-  const { data: product, status, error } = useAppSelector((s) => s.catalog.bestSeller);
+  const { data: product, status, error } = useDeferredSelector((s) => s.catalog.bestSeller);
   useEffect(() => {
     void dispatch(fetchBestSeller());
   }, [dispatch]);
   return (
-    <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="best-seller">
+    <section className="render-near-viewport mx-auto max-w-7xl px-4 py-12" aria-labelledby="best-seller">
       <h2 id="best-seller" className="mb-8 text-center text-3xl font-bold">
         Best Seller
       </h2>
@@ -91,12 +91,12 @@ function BestSeller() {
 
 function TopWomen() {
   const dispatch = useAppDispatch();
-  const { data, status, error } = useAppSelector((s) => s.catalog.topWomen);
+  const { data, status, error } = useDeferredSelector((s) => s.catalog.topWomen);
   useEffect(() => {
     void dispatch(fetchTopWomen());
   }, [dispatch]);
   return (
-    <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="top-women">
+    <section className="render-near-viewport mx-auto max-w-7xl px-4 py-12" aria-labelledby="top-women">
       <h2 id="top-women" className="mb-8 text-center text-3xl font-bold">
         Top Wears for Women
       </h2>
@@ -107,7 +107,7 @@ function TopWomen() {
 
 function FeatureBanner() {
   return (
-    <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="feature-banner">
+    <section className="render-near-viewport mx-auto max-w-7xl px-4 py-12" aria-labelledby="feature-banner">
       <div className="grid items-center overflow-hidden rounded-3xl bg-red-50 md:grid-cols-2">
         <div className="p-8 text-center md:p-12 md:text-left">
           <p className="mb-2 font-semibold text-gray-700">Comfort and style</p>
@@ -146,7 +146,7 @@ function Assurances() {
   ];
   return (
     <section
-      className="mx-auto grid max-w-7xl gap-8 px-4 py-16 text-center md:grid-cols-3"
+      className="render-near-viewport mx-auto grid max-w-7xl gap-8 px-4 py-16 text-center md:grid-cols-3"
       aria-label="Why shop with us"
     >
       {items.map(({ Icon, title, text }) => (

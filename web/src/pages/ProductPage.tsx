@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { fetchProductDetails, fetchSimilarProducts } from '@/features/catalog/catalogSlice';
 import { ProductDetails } from '@/features/catalog/ProductDetails';
 import { ProductGrid } from '@/features/catalog/ProductGrid';
@@ -45,8 +45,8 @@ export function productJsonLd(product: ProductJson, origin: string): string {
 export default function ProductPage() {
   const { id = '' } = useParams();
   const dispatch = useAppDispatch();
-  const { data: product, status, error } = useAppSelector((s) => s.catalog.product);
-  const similar = useAppSelector((s) => s.catalog.similar);
+  const { data: product, status, error } = useDeferredSelector((s) => s.catalog.product);
+  const similar = useDeferredSelector((s) => s.catalog.similar);
 
   useEffect(() => {
     const details = dispatch(fetchProductDetails(id));
@@ -76,7 +76,7 @@ export default function ProductPage() {
         <p className="py-16 text-center text-gray-600">Loading...</p>
       )}
       {shown && (
-        <section className="mt-20" aria-labelledby="similar">
+        <section className="render-near-viewport mt-20" aria-labelledby="similar">
           <h2 id="similar" className="mb-8 text-center text-2xl font-semibold">
             You May Also Like
           </h2>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { IconChevronLeft, IconChevronRight } from '@/components/icons';
 import { Price } from '@/components/Price';
 import { fetchNewArrivals } from './catalogSlice';
@@ -11,7 +11,7 @@ export const SCROLL_STEP = 300;
 /** Home's New Arrivals strip: drag (or swipe) to scroll, left/right buttons each disabled at its end. */
 export function NewArrivals() {
   const dispatch = useAppDispatch();
-  const { data: products, status } = useAppSelector((s) => s.catalog.newArrivals);
+  const { data: products, status } = useDeferredSelector((s) => s.catalog.newArrivals);
   const strip = useRef<HTMLUListElement>(null);
   const drag = useRef<{ x: number; left: number; moved: boolean } | null>(null);
   const [canLeft, setCanLeft] = useState(false);

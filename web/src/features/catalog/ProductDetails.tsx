@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -19,8 +19,15 @@ interface ProductDetailsProps {
   eagerImage?: boolean;
 }
 
-/** Gallery, colour and size pickers, quantity, Add to cart, and the brand and material table (SPEC §2). */
-export function ProductDetails({ product, headingLevel = 1, eagerImage = true }: ProductDetailsProps) {
+/**
+ * Gallery, colour and size pickers, quantity, Add to cart, and the brand and material table (SPEC §2). Memoised: its
+ * pages render it from a deferred value (useDeferredSelector).
+ */
+export const ProductDetails = memo(function ProductDetails({
+  product,
+  headingLevel = 1,
+  eagerImage = true,
+}: ProductDetailsProps) {
   const dispatch = useAppDispatch();
   const { user, guestId } = useAppSelector((s) => s.auth);
   const [imageIndex, setImageIndex] = useState(0);
@@ -202,4 +209,4 @@ export function ProductDetails({ product, headingLevel = 1, eagerImage = true }:
       </div>
     </div>
   );
-}
+});

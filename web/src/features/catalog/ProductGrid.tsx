@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
@@ -48,8 +49,11 @@ interface ProductGridProps {
   className?: string;
 }
 
-/** A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". */
-export function ProductGrid({
+/**
+ * A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". Memoised: its pages
+ * render it from a deferred value (useDeferredSelector).
+ */
+export const ProductGrid = memo(function ProductGrid({
   products,
   loading,
   error,
@@ -73,4 +77,4 @@ export function ProductGrid({
       ))}
     </ul>
   );
-}
+});
