@@ -8,7 +8,7 @@ const SUPPORT = ['Contact Us', 'About Us', 'FAQs', 'Features'];
 
 export function Footer() {
   return (
-    <footer className="border-t border-gray-200 bg-white">
+    <footer className="render-near-viewport border-t border-gray-200 bg-white">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-newsletter">
           <h2 id="footer-newsletter" className="mb-4 text-lg font-semibold">
