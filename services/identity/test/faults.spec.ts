@@ -2,14 +2,25 @@
 // refused connections (a stopped server) and black holes (a hung server, a dropped network). What does not need
 // the dependency keeps working; what does answers a JSON 503 well within the gateway's 10 s; /ready says which;
 // and everything works again once it is back, without a restart.
-import { request, startWithFaultProxies, waitFor, type FaultyService } from '@shop/nest-common/testing';
+import {
+  NOT_READY,
+  UNAVAILABLE,
+  UNAVAILABLE_BOUND_MS,
+  outcome,
+  readiness,
+  recovers,
+  request,
+  startWithFaultProxies,
+  timed,
+  type FaultyService,
+  type Timed,
+} from '@shop/nest-common/testing';
 import { AppModule } from '../src/app.module';
 import { PASSWORD, uniqueEmail } from './identity.fixtures';
 
 jest.setTimeout(120_000);
 
-/** Well under the gateway's upstream timeout (10 s): the shopper gets our message, not the gateway's. */
-const BOUND_MS = 6_000;
+type Body = { message?: string; statusCode?: number };
 
 describe('identity when a dependency goes away', () => {
   let faulty: FaultyService;
@@ -23,25 +34,16 @@ describe('identity when a dependency goes away', () => {
   afterEach(() => faulty.restore());
   afterAll(() => faulty?.close());
 
-  async function timed(call: () => ReturnType<typeof request>) {
-    const started = Date.now();
-    const res = await call();
-    return {
-      status: res.status,
-      body: res.body as { message?: string; statusCode?: number },
-      ms: Date.now() - started,
-    };
-  }
   const register = () =>
     timed(() =>
-      request(`${svc.url}/api/users/register`, {
+      request<Body>(`${svc.url}/api/users/register`, {
         body: { name: 'Fault Tolerant', email: uniqueEmail('fault'), password: PASSWORD },
       }),
     );
   const login = (email: string) =>
-    timed(() => request(`${svc.url}/api/users/login`, { body: { email, password: PASSWORD } }));
-  const profile = (token: string) => timed(() => request(`${svc.url}/api/users/profile`, { token }));
-  const ready = () => timed(() => request(`${svc.url}/ready`));
+    timed(() => request<Body>(`${svc.url}/api/users/login`, { body: { email, password: PASSWORD } }));
+  const profile = (token: string) => timed(() => request<Body>(`${svc.url}/api/users/profile`, { token }));
+  const ready = () => timed(() => request<Body>(`${svc.url}/ready`));
 
   async function customer() {
     const email = uniqueEmail('fault');
@@ -52,17 +54,7 @@ describe('identity when a dependency goes away', () => {
     return { email, token: res.body.token as string };
   }
 
-  /** A 503 with the API's error shape, in time. */
-  function expectUnavailable(res: { status: number; body: { message?: unknown; statusCode?: unknown }; ms: number }) {
-    expect({ status: res.status, statusCode: res.body.statusCode, message: typeof res.body.message }).toEqual({
-      status: 503,
-      statusCode: 503,
-      message: 'string',
-    });
-    expect(res.ms).toBeLessThan(BOUND_MS);
-  }
-
-  const recovers = (check: () => Promise<boolean>, what: string) => waitFor(what, check, 30_000);
+  const expectUnavailable = (res: Timed<Body>) => expect(outcome(res)).toEqual(UNAVAILABLE);
 
   describe.each(['close', 'blackhole'] as const)('with the dependency %sd', (mode) => {
     it('MongoDB: register and login answer 503 in time, /ready names it; all back once it returns', async () => {
@@ -71,12 +63,9 @@ describe('identity when a dependency goes away', () => {
       expectUnavailable(await register());
       expectUnavailable(await login(email));
       expectUnavailable(await profile(token));
-      const r = await ready();
-      expect(r.status).toBe(503);
-      expect(r.body.message).toMatch(/mongodb/);
-      expect(r.ms).toBeLessThan(BOUND_MS);
+      expect(readiness(await ready(), 'mongodb')).toEqual(NOT_READY);
       await proxies.mongodb.open();
-      await recovers(async () => (await login(email)).status === 200, 'login after MongoDB returned');
+      await recovers('login after MongoDB returned', async () => (await login(email)).status === 200);
       expect((await profile(token)).status).toBe(200);
       expect((await ready()).status).toBe(200);
     });
@@ -86,11 +75,11 @@ describe('identity when a dependency goes away', () => {
       await proxies.redis[mode]();
       const loggedIn = await login(email);
       expect(loggedIn.status).toBe(200);
-      expect(loggedIn.ms).toBeLessThan(BOUND_MS);
+      expect(loggedIn.ms).toBeLessThan(UNAVAILABLE_BOUND_MS);
       expectUnavailable(await profile(token));
       expect((await ready()).status).toBe(503);
       await proxies.redis.open();
-      await recovers(async () => (await profile(token)).status === 200, 'profile after Redis returned');
+      await recovers('profile after Redis returned', async () => (await profile(token)).status === 200);
       expect((await ready()).status).toBe(200);
     });
 
@@ -99,14 +88,14 @@ describe('identity when a dependency goes away', () => {
       await proxies.rabbitmq[mode]();
       const registered = await register();
       expect(registered.status).toBe(201);
-      expect(registered.ms).toBeLessThan(BOUND_MS);
+      expect(registered.ms).toBeLessThan(UNAVAILABLE_BOUND_MS);
       expect((await login(email)).status).toBe(200);
       expect((await profile(token)).status).toBe(200);
       // A refused connection shows at once; a hung broker after the missed heartbeats (5 s each).
-      await recovers(async () => (await ready()).status === 503, '/ready reporting RabbitMQ');
+      await recovers('/ready reporting RabbitMQ', async () => (await ready()).status === 503);
       expect((await ready()).body.message).toMatch(/rabbitmq/);
       await proxies.rabbitmq.open();
-      await recovers(async () => (await ready()).status === 200, '/ready after RabbitMQ returned');
+      await recovers('/ready after RabbitMQ returned', async () => (await ready()).status === 200);
     });
   });
 });

@@ -30,4 +30,38 @@ describe('withRedisLock (real Redis)', () => {
     expect(await redis.get(key)).toBe('someone-else');
     await redis.del(key);
   });
+
+  it('checks what the work requires before waiting and once the lock is taken, and frees the lock when it fails', async () => {
+    const unavailable = () => {
+      throw Object.assign(new Error('database away'), { status: 503 });
+    };
+    let reachable = true;
+    const requires = () => (reachable ? undefined : unavailable());
+    let ran = 0;
+    // A holder whose work loses the database; the caller queued behind it must not then run its own work.
+    const holder = withRedisLock(
+      redis,
+      key,
+      async () => {
+        await sleep(100);
+        reachable = false;
+        throw new Error('timed out');
+      },
+      { requires },
+    );
+    await sleep(20);
+    const queued = withRedisLock(redis, key, async () => ran++, { requires });
+    await expect(holder).rejects.toThrow('timed out');
+    await expect(queued).rejects.toMatchObject({ status: 503 });
+    // Known away before the wait: no attempt at the lock at all.
+    await redis.set(key, 'someone-else', 'PX', 2000);
+    const started = Date.now();
+    await expect(withRedisLock(redis, key, async () => ran++, { requires, waitMs: 1000 })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(ran).toBe(0);
+    expect(await redis.get(key)).toBe('someone-else');
+    await redis.del(key);
+  });
 });

@@ -10,6 +10,12 @@ export interface LockOptions {
   ttlMs?: number;
   /** How long to keep trying before giving up with a 503 (ms). */
   waitMs?: number;
+  /**
+   * Throws when something the guarded work needs is known to be away (e.g. `assertDatabaseReachable`). Checked
+   * before waiting and again once the lock is taken: in a database outage each holder waits out its own
+   * timeouts, and a caller queued behind a few of them would otherwise wait them all out, then its own.
+   */
+  requires?: () => void;
 }
 
 /**
@@ -25,6 +31,7 @@ export async function withRedisLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const ttlMs = options.ttlMs ?? 10_000;
+  options.requires?.();
   const deadline = Date.now() + (options.waitMs ?? 5_000);
   const token = randomUUID();
   let delay = 5;
@@ -34,6 +41,7 @@ export async function withRedisLock<T>(
     delay = Math.min(delay * 2, 25);
   }
   try {
+    options.requires?.();
     return await fn();
   } finally {
     await redis.eval(RELEASE, 1, key, token).catch(() => releaseLater(redis, key, token, ttlMs));

@@ -4,3 +4,4 @@ export * from './wait-for';
 export * from './tcp-proxy';
 export * from './faults';
 export * from './prometheus';
+export * from './fault-expectations';

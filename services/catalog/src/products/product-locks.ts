@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { REDIS, withRedisLock } from '@shop/nest-common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { assertDatabaseReachable, REDIS, withRedisLock } from '@shop/nest-common';
 import type Redis from 'ioredis';
+import type { Connection } from 'mongoose';
 import { CatalogConfig } from '../config/catalog.config';
 
 /**
@@ -14,13 +16,19 @@ export class ProductLocks {
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
+    @InjectConnection() private readonly connection: Connection,
     config: CatalogConfig,
   ) {
     this.prefix = `${config.RABBITMQ_NAMESPACE}catalog:lock:product:`;
   }
 
   withProduct<T>(productId: string, fn: () => Promise<T>): Promise<T> {
-    return withRedisLock(this.redis, this.prefix + productId, fn, { ttlMs: 15_000, waitMs: 15_000 });
+    return withRedisLock(this.redis, this.prefix + productId, fn, {
+      ttlMs: 15_000,
+      waitMs: 15_000,
+      // Every holder writes the product: in an outage, a caller fails at once rather than after those queued before it.
+      requires: () => assertDatabaseReachable(this.connection),
+    });
   }
 
   /** Holds the locks of several products at once, taken in id order so two callers never deadlock. */

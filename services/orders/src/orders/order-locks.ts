@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { REDIS, withRedisLock } from '@shop/nest-common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { assertDatabaseReachable, REDIS, withRedisLock } from '@shop/nest-common';
 import type Redis from 'ioredis';
+import type { Connection } from 'mongoose';
 import { OrdersConfig } from '../config/orders.config';
 
 /**
@@ -14,12 +16,16 @@ export class OrderLocks {
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
+    @InjectConnection() private readonly connection: Connection,
     config: OrdersConfig,
   ) {
     this.prefix = `${config.RABBITMQ_NAMESPACE}orders:order:`;
   }
 
   withOrder<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
-    return withRedisLock(this.redis, this.prefix + orderId, fn);
+    // Every holder writes the order: in an outage, a caller fails at once rather than after those queued before it.
+    return withRedisLock(this.redis, this.prefix + orderId, fn, {
+      requires: () => assertDatabaseReachable(this.connection),
+    });
   }
 }
