@@ -74,7 +74,7 @@ function BestSeller() {
     void dispatch(fetchBestSeller());
   }, [dispatch]);
   return (
-    <section className="render-near-viewport mx-auto max-w-7xl px-4 py-12" aria-labelledby="best-seller">
+    <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="best-seller">
       <h2 id="best-seller" className="mb-8 text-center text-3xl font-bold">
         Best Seller
       </h2>
@@ -96,7 +96,7 @@ function TopWomen() {
     void dispatch(fetchTopWomen());
   }, [dispatch]);
   return (
-    <section className="render-near-viewport mx-auto max-w-7xl px-4 py-12" aria-labelledby="top-women">
+    <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="top-women">
       <h2 id="top-women" className="mb-8 text-center text-3xl font-bold">
         Top Wears for Women
       </h2>

@@ -76,7 +76,7 @@ export default function ProductPage() {
         <p className="py-16 text-center text-gray-600">Loading...</p>
       )}
       {shown && (
-        <section className="render-near-viewport mt-20" aria-labelledby="similar">
+        <section className="mt-20" aria-labelledby="similar">
           <h2 id="similar" className="mb-8 text-center text-2xl font-semibold">
             You May Also Like
           </h2>
