@@ -10,7 +10,9 @@
 //
 // Targets (issue 9): first-route JS ≤ 110 KB gzipped; performance ≥ 90, accessibility, best practices and SEO 100.
 // Exits 1 when a target is missed. Assumes the shop runs (`npm start`). Environment:
-//   GATEWAY_URL    default http://127.0.0.1:8080
+//   GATEWAY_URL    default http://localhost:8080: the address `npm start` gives, and the origin its product images
+//                  are addressed from (catalog's ASSET_URL_PREFIX), as a deployed shop's are its own or a CDN's.
+//                  Opened as 127.0.0.1, every image would be another origin, with a connection of its own to open.
 //   CHROMIUM_PATH  default /usr/bin/chromium
 //   BENCH_RUNS     Lighthouse runs per page, default 3
 //   BENCH_JSON     write the results to this file as JSON too
@@ -24,7 +26,7 @@ import { FIRST_ROUTES, routeChunks } from '../../web/route-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.join(here, '../../web/dist');
-const GATEWAY = (process.env.GATEWAY_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const GATEWAY = (process.env.GATEWAY_URL || 'http://localhost:8080').replace(/\/+$/, '');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
