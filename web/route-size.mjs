@@ -1,8 +1,9 @@
 // What a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the
 // route's page chunk, every chunk they import statically, and the CSS those chunks bring. web/build.mjs checks each
 // first route (home, a collection, a product page: any can be opened directly from a link) against the budget
-// (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); scripts/bench/web.mjs prints the figures;
-// `node web/route-size.mjs [page]` lists one route's files.
+// (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); web/prerender.mjs prerenders each first route and
+// preloads its chunks; scripts/bench/web.mjs prints the figures; `node web/route-size.mjs [page]` lists one route's
+// files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
