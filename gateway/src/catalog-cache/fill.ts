@@ -6,6 +6,7 @@ import { requestIdOf } from '../request-id';
 import { UPSTREAM_IDLE_MS } from '../proxy';
 import { entryOf, isCacheable, type Entry, type Upstream } from './entry';
 import type { Store } from './store';
+import { writeTogether } from './write-together';
 
 /** What a fill brings: an entry to serve (kept if still fresh), an answer to pass on as is, or a failure. */
 export type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };
@@ -85,7 +86,7 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
         upstreamReq.destroy(err);
       });
       upstreamReq.on('error', reject);
-      upstreamReq.end();
+      writeTogether(() => upstreamReq.end());
     });
 
   return {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Entry, Upstream } from './entry';
 import { acceptsGzip, appendVary, isNotModified, noteForAccessLog } from './http';
+import { writeTogether } from './write-together';
 
 /** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache tags). */
 const NOT_FORWARDED = new Set([
@@ -66,9 +67,8 @@ export function writeEntry(
   head.push(...entry.flat);
   if (zipped) head.push('Content-Encoding', 'gzip');
   head.push('Content-Length', String(body.length));
-  res.writeHead(200, head);
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  res.writeHead(200, head); // kept until the body is written
+  writeTogether(() => (req.method === 'HEAD' ? res.end() : res.end(body)));
 }
 
 /** Passes on an upstream answer that is not kept (an error, a non-JSON body, too large, no-store). */

@@ -1,0 +1,18 @@
+/** Socket writes waiting for the end of this turn of the event loop. */
+const pending: Array<() => void> = [];
+
+function flush(): void {
+  for (const write of pending.splice(0)) write();
+}
+
+/**
+ * Runs a socket write after the event loop has read every request that was waiting, back to back with the other
+ * writes of this turn, rather than one by one between the parsing of the next requests. A write to a peer that is
+ * waiting for it wakes that peer, and on a VM a wake-up is a costly exit; written back to back, the writes after
+ * the first find it awake. Under the browse mix the gateway's socket writes were a third of its CPU profile;
+ * batched, its CPU per request (the catalog's included) was 4–34 % lower in each of six paired runs
+ * (docs/performance.md, "Browsing").
+ */
+export function writeTogether(write: () => void): void {
+  if (pending.push(write) === 1) setImmediate(flush);
+}
