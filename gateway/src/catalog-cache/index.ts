@@ -60,11 +60,12 @@ export interface CatalogCache {
 
 /**
  * Public catalogue reads (GET/HEAD /api/products and below) answered from this process's memory. In parts:
- * - store.ts keeps the responses (LRU, byte budget, found by the catalog's surrogate keys);
+ * - store.ts keeps the responses (LRU, byte budget) and checks each against the purges at its next read;
  * - invalidation.ts follows the catalog's version channel and drops what a change may have touched;
- * - patch.ts keeps a list through a stock write of a product it shows, and replaces that product's bytes in it;
+ * - patch.ts replaces, in a kept list, the bytes of the products a stock write changed;
  * - fill.ts fetches a miss from the catalog once, however many requests wait for it;
- * - respond.ts writes the answers; `fastLane` gives app.ts what to run in front of Express.
+ * - respond.ts writes the answers (write-together.ts: a turn's writes back to back); `fastLane` gives app.ts
+ *   what to run in front of Express.
  */
 export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: Logger): CatalogCache {
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
