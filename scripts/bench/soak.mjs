@@ -784,7 +784,9 @@ for (const r of rssRows)
   out.push(
     `| ${r.name}${r.checked ? '' : ' (stand-in, not checked)'} | ${r.warmMB?.toFixed(1) ?? '–'} | ${r.endMB?.toFixed(1) ?? '–'} | ${Number.isFinite(r.change) ? `${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(1)} %` : '–'}${r.alive ? '' : ' (restarted or gone)'} |`,
   );
-if (errorsAt.length) out.push(`Errors at (s into the load): ${errorsAt.join(', ')}.`);
+// Blank lines between the table and the notes: Markdown (and prettier) would otherwise read the notes as table rows.
+out.push('');
+if (errorsAt.length) out.push(`Errors at (s into the load): ${errorsAt.join(', ')}.`, '');
 out.push(
   `RSS every 30 s (MB): ${[...procsAtStart.keys()]
     .map(
