@@ -4,6 +4,7 @@ import { REQUEST_ID_HEADER, type ApiError, type CartJson } from '@shop/contracts
 import {
   createValidationPipe,
   httpRequestRecorder,
+  inFrontOfExpress,
   jsonBodyProblem,
   Metrics,
   normaliseRequestId,
@@ -12,7 +13,7 @@ import {
   toApiError,
   type HttpRequestRecorder,
 } from '@shop/nest-common';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger as Pino } from 'pino';
 import { cartOwner } from './cart-owner';
@@ -92,14 +93,10 @@ export class GuestCartLane implements OnApplicationBootstrap {
     this.record = httpRequestRecorder(metrics);
   }
 
-  /** Runs before the server listens: Nest made it with Express as its only request listener. */
   onApplicationBootstrap(): void {
-    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
     // Express's own ETag function ('weak' by default), so a lane answer carries the ETag Express would give it.
     this.etagOf = this.adapterHost.httpAdapter.getInstance().get('etag fn') ?? this.etagOf;
-    const [express] = server.listeners('request') as RequestListener[];
-    server.removeAllListeners('request');
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.serve(req, res, express));
+    inFrontOfExpress(this.adapterHost, (req, res, express) => this.serve(req, res, express));
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, express: RequestListener): void {

@@ -1,8 +1,14 @@
 import { HttpException, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
-import { normaliseRequestId, ROOT_LOGGER, runWithRequestContext, toApiError } from '@shop/nest-common';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import {
+  inFrontOfExpress,
+  normaliseRequestId,
+  ROOT_LOGGER,
+  runWithRequestContext,
+  toApiError,
+} from '@shop/nest-common';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import { PublicReads } from './public-reads';
@@ -27,12 +33,8 @@ export class PublicReadsLane implements OnApplicationBootstrap {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Runs before the server listens: Nest made it with Express as its only request listener. */
   onApplicationBootstrap(): void {
-    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const [express] = server.listeners('request') as RequestListener[];
-    server.removeAllListeners('request');
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.serve(req, res, express));
+    inFrontOfExpress(this.adapterHost, (req, res, express) => this.serve(req, res, express));
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, express: RequestListener): void {
