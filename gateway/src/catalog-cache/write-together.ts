@@ -2,7 +2,15 @@
 const pending: Array<() => void> = [];
 
 function flush(): void {
-  for (const write of pending.splice(0)) write();
+  for (const write of pending.splice(0)) {
+    try {
+      write();
+    } catch (err) {
+      // Out of the request's own try/catch by now: one broken write must neither crash the gateway nor cost the
+      // writes queued after it their answers.
+      process.emitWarning(`a socket write failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
 }
 
 /**
