@@ -92,6 +92,9 @@ describe('catalogue cache: a stock write patches the lists showing its product',
     const config = testConfig({ catalog }, { CATALOG_VERSION_POLL_MS: '3600000' });
     prefix = config.catalogCache.prefix;
     gateways = [await startGateway(config), await startGateway(config)]; // two replicas, one Redis
+    // A gateway starts without waiting more than 2 s for the catalog version (a busy CI box can take longer): the
+    // tests below begin from caches that follow it.
+    for (const gw of gateways) expect(await gw.gateway.catalogCache!.whenArmed(10_000)).toBe(true);
   });
   afterAll(async () => {
     await Promise.all(gateways.map((gw) => gw.close()));
