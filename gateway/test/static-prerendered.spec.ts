@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startUpstream, startGateway, testConfig, type Running, type Upstream } from './helpers';
+import { dirname, join } from 'node:path';
+import { startUpstream, startGateway, testConfig, type Running } from './helpers';
 
 // web/prerender.mjs writes the landing pages' HTML and prerendered/routes.json; the gateway serves each for its
 // route, and index.html for everything else.
@@ -13,27 +13,37 @@ const ROUTES = [
   { route: '/product/:id', file: 'prerendered/product.html' },
 ];
 
-describe('serving the prerendered landing pages', () => {
-  let dist: string;
-  let catalog: Upstream;
-  let gw: Running;
-
-  beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'gw-web-prerendered-'));
-    mkdirSync(join(dist, 'prerendered'));
-    writeFileSync(join(dist, 'index.html'), INDEX);
-    for (const name of ['home', 'collection', 'product'])
-      writeFileSync(join(dist, 'prerendered', `${name}.html`), page(name));
-    writeFileSync(join(dist, 'prerendered', 'routes.json'), JSON.stringify(ROUTES));
-    catalog = await startUpstream('catalog');
-    gw = await startGateway(testConfig({ catalog }, { WEB_DIST: dist }));
-  });
-
-  afterAll(async () => {
+/** A gateway serving a web build of these files (path under dist → content), and how to stop both. */
+async function serveBuild(files: Record<string, string>): Promise<{ gw: Running; close: () => Promise<void> }> {
+  const dist = mkdtempSync(join(tmpdir(), 'gw-web-'));
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dist, file)), { recursive: true });
+    writeFileSync(join(dist, file), content);
+  }
+  const catalog = await startUpstream('catalog');
+  const gw = await startGateway(testConfig({ catalog }, { WEB_DIST: dist }));
+  const close = async () => {
     await gw.close();
     await catalog.close();
     rmSync(dist, { recursive: true, force: true });
+  };
+  return { gw, close };
+}
+
+describe('serving the prerendered landing pages', () => {
+  let gw: Running;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ gw, close } = await serveBuild({
+      'index.html': INDEX,
+      'prerendered/home.html': page('home'),
+      'prerendered/collection.html': page('collection'),
+      'prerendered/product.html': page('product'),
+      'prerendered/routes.json': JSON.stringify(ROUTES),
+    }));
   });
+  afterAll(() => close());
 
   const get = async (path: string, method = 'GET') => {
     const res = await fetch(`${gw.url}${path}`, { method });
@@ -82,22 +92,13 @@ describe('serving the prerendered landing pages', () => {
 });
 
 describe('a build without prerendered pages', () => {
-  let dist: string;
-  let catalog: Upstream;
   let gw: Running;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'gw-web-plain-'));
-    writeFileSync(join(dist, 'index.html'), INDEX);
-    catalog = await startUpstream('catalog');
-    gw = await startGateway(testConfig({ catalog }, { WEB_DIST: dist }));
+    ({ gw, close } = await serveBuild({ 'index.html': INDEX }));
   });
-
-  afterAll(async () => {
-    await gw.close();
-    await catalog.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('serves index.html on the landing routes too', async () => {
     for (const path of ['/', '/collections/all', '/product/123'])
