@@ -2,7 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CatalogConfig } from '../config/catalog.config';
-import { purgedKeysOf, type CatalogChange, type StockWrite } from './catalog-change';
+import {
+  changeFeedKeysOf,
+  changesOfLog,
+  purgedKeysOf,
+  type CatalogChange,
+  type StockWrite,
+} from '@shop/catalog-read-model';
 
 const noop = () => undefined;
 
@@ -20,13 +26,9 @@ redis.call('zremrangebyscore', KEYS[2], '-inf', v - tonumber(ARGV[3]))
 if ARGV[2] == '' then redis.call('publish', KEYS[1], tostring(v)) else redis.call('publish', KEYS[1], v .. ' ' .. ARGV[2]) end
 return v`;
 
-function keysOf(namespace: string): { version: string; log: string } {
-  return { version: `${namespace}catalog:version`, log: `${namespace}catalog:changes` };
-}
-
 /** Records a change (see RECORD) and returns its version. The seed program uses it without a running service. */
 export async function recordChange(redis: Redis, namespace: string, change: CatalogChange): Promise<number> {
-  const keys = keysOf(namespace);
+  const keys = changeFeedKeysOf(namespace);
   const version = await redis.eval(
     RECORD,
     2,
@@ -64,7 +66,7 @@ export class CatalogCache {
     config: CatalogConfig,
   ) {
     this.namespace = config.RABBITMQ_NAMESPACE;
-    this.keys = keysOf(this.namespace);
+    this.keys = changeFeedKeysOf(this.namespace);
   }
 
   /**
@@ -95,15 +97,7 @@ export class CatalogCache {
    * or a version bumped without a log entry): the caller then reloads everything.
    */
   async changesSince(from: number, to: number): Promise<CatalogChange[] | undefined> {
-    const members = await this.redis.zrangebyscore(this.keys.log, `(${from}`, to);
-    if (members.length !== to - from) return undefined;
-    const changes: CatalogChange[] = [];
-    for (const [i, member] of members.entries()) {
-      const space = member.indexOf(' ');
-      if (Number(member.slice(0, space)) !== from + 1 + i) return undefined;
-      changes.push(JSON.parse(member.slice(space + 1)) as CatalogChange);
-    }
-    return changes;
+    return changesOfLog(await this.redis.zrangebyscore(this.keys.log, `(${from}`, to), from, to);
   }
 
   /** Anything may have changed (products written behind the service's back): every replica reloads everything. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { CatalogueReadModel } from '../read-model/catalogue-read-model';
+import { CatalogueSnapshotController } from '../read-model/catalogue-snapshot.controller';
 import { PublicReads } from '../read-model/public-reads';
 import { PublicReadsLane } from '../read-model/public-reads.lane';
 import { AdminProductsController } from './admin-products.controller';
@@ -13,7 +14,7 @@ import { ProductsService } from './products.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }])],
-  controllers: [ProductsController, AdminProductsController, ProductsMessages],
+  controllers: [ProductsController, AdminProductsController, ProductsMessages, CatalogueSnapshotController],
   providers: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, PublicReads, PublicReadsLane],
   exports: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, MongooseModule],
 })

@@ -1,5 +1,15 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import {
+  BEST_SELLER_ORDER,
+  NEW_ARRIVALS_COUNT,
+  NEWEST_FIRST,
+  SIMILAR_COUNT,
+  SIMILAR_ORDER,
+  toMongoFilter,
+  toMongoSort,
+  type ProductListQuery,
+} from '@shop/catalog-read-model';
 import { EVENTS, toPence, type ProductChangedEvent, type ProductDeletedEvent, type ProductJson } from '@shop/contracts';
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
@@ -10,16 +20,6 @@ import { CatalogConfig } from '../config/catalog.config';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
 import { ProductLocks } from './product-locks';
-import {
-  BEST_SELLER_ORDER,
-  NEW_ARRIVALS_COUNT,
-  NEWEST_FIRST,
-  SIMILAR_COUNT,
-  SIMILAR_ORDER,
-  toMongoFilter,
-  toMongoSort,
-  type ProductListQuery,
-} from './product-query';
 import { Product, type LeanProduct } from './product.schema';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';

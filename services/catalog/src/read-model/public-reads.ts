@@ -1,14 +1,19 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import type { ProductListQuery } from '../products/product-query';
+import { indexReads, type ProductListQuery } from '@shop/catalog-read-model';
 import { NO_BEST_SELLER, PRODUCT_NOT_FOUND, ProductsService } from '../products/products.service';
-import { selectBestSeller, selectList, selectNewArrivals, selectSimilar } from './catalogue-queries';
 import { CatalogueReadModel } from './catalogue-read-model';
 import { listResponse, productBytesOf, productResponse, type PublicResponse } from './public-response';
 
+function found(response: PublicResponse | undefined, notFound: string): PublicResponse {
+  if (!response) throw new NotFoundException(notFound);
+  return response;
+}
+
 /**
- * The public catalogue reads (published products only), as bytes ready to send: from the read model, or from the
- * database while the catalog version cannot be read. Popularity lists, similar products and the best seller
- * depend on units sold, which their surrogate keys say.
+ * The public catalogue reads (published products only), as bytes ready to send: from the read model (the shared
+ * `indexReads`, which the gateway's copy answers with too), or from the database while the catalog version cannot
+ * be read. Popularity lists, similar products and the best seller depend on units sold, which their surrogate
+ * keys say.
  */
 @Injectable()
 export class PublicReads {
@@ -18,39 +23,32 @@ export class PublicReads {
   ) {}
 
   async list(q: ProductListQuery): Promise<PublicResponse> {
-    const bySales = q.sortBy === 'popularity';
     const index = await this.model.current();
-    if (!index) return listResponse((await this.database.list(q)).map(productBytesOf), bySales);
-    return listResponse(selectList(index, q), bySales);
+    if (!index) return listResponse((await this.database.list(q)).map(productBytesOf), q.sortBy === 'popularity');
+    return indexReads(index).list(q)!;
   }
 
   async product(id: string): Promise<PublicResponse> {
     const index = await this.model.current();
     if (!index) return productResponse(productBytesOf(await this.database.findPublished(id)));
-    const entry = index.get(id.toLowerCase());
-    if (!entry) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    return productResponse(entry);
+    return found(indexReads(index).product(id), PRODUCT_NOT_FOUND);
   }
 
   async similar(id: string): Promise<PublicResponse> {
     const index = await this.model.current();
     if (!index) return listResponse((await this.database.similar(id)).map(productBytesOf), true);
-    const similar = selectSimilar(index, id.toLowerCase());
-    if (!similar) throw new NotFoundException(PRODUCT_NOT_FOUND);
-    return listResponse(similar, true);
+    return found(indexReads(index).similar(id), PRODUCT_NOT_FOUND);
   }
 
   async newArrivals(): Promise<PublicResponse> {
     const index = await this.model.current();
     if (!index) return listResponse((await this.database.newArrivals()).map(productBytesOf));
-    return listResponse(selectNewArrivals(index));
+    return indexReads(index).newArrivals()!;
   }
 
   async bestSeller(): Promise<PublicResponse> {
     const index = await this.model.current();
     if (!index) return productResponse(productBytesOf(await this.database.bestSeller()), true);
-    const best = selectBestSeller(index);
-    if (!best) throw new NotFoundException(NO_BEST_SELLER);
-    return productResponse(best, true);
+    return found(indexReads(index).bestSeller(), NO_BEST_SELLER);
   }
 }

@@ -1,4 +1,4 @@
-import { BEST_SELLER_ORDER, NEWEST_FIRST, SIMILAR_ORDER, toMongoSort, type MongoSort } from '../products/product-query';
+import { BEST_SELLER_ORDER, NEWEST_FIRST, SIMILAR_ORDER, toMongoSort, type MongoSort } from './product-query';
 import type { CatalogueEntry } from './catalogue-entry';
 
 /**

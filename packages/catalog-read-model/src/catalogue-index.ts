@@ -1,4 +1,4 @@
-import type { StockWrite } from '../cache/catalog-change';
+import type { StockWrite } from './catalog-change';
 import { clearBit, withBit, type Bitset } from './bitset';
 import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
 import { SearchBlob } from './search-blob';
@@ -47,6 +47,11 @@ export class CatalogueIndex {
 
   get(id: string): CatalogueEntry | undefined {
     return this.byId.get(id);
+  }
+
+  /** Every entry, in no particular order. */
+  entries(): IterableIterator<CatalogueEntry> {
+    return this.byId.values();
   }
 
   at(slot: number): CatalogueEntry {

@@ -1,4 +1,4 @@
-import { escapeRegExp } from '../products/product-query';
+import { escapeRegExp } from './product-query';
 
 /** A product's name and description as text filters read them. */
 export interface SearchText {

@@ -26,3 +26,27 @@ export function purgedKeysOf(change: CatalogChange): string[] {
   const { productId, soldChanged } = change.stock;
   return soldChanged ? [productKey(productId), SALES_KEY] : [productKey(productId)];
 }
+
+/**
+ * The Redis keys of a deployment's change feed: the version counter (and the channel of the same name, on which
+ * each version is PUBLISHed with the keys it purges), and the log of changes (a sorted set scored by version, each
+ * member `<version> <change as JSON>`).
+ */
+export function changeFeedKeysOf(namespace: string): { version: string; log: string } {
+  return { version: `${namespace}catalog:version`, log: `${namespace}catalog:changes` };
+}
+
+/**
+ * The changes of versions `from + 1 … to`, in order, from the log's members of those scores; undefined when they
+ * are not all there (the log was trimmed, or a version was bumped without a log entry): then reload everything.
+ */
+export function changesOfLog(members: readonly string[], from: number, to: number): CatalogChange[] | undefined {
+  if (members.length !== to - from) return undefined;
+  const changes: CatalogChange[] = [];
+  for (const [i, member] of members.entries()) {
+    const space = member.indexOf(' ');
+    if (Number(member.slice(0, space)) !== from + 1 + i) return undefined;
+    changes.push(JSON.parse(member.slice(space + 1)) as CatalogChange);
+  }
+  return changes;
+}

@@ -1,4 +1,4 @@
-import type { MongoFilter } from '../products/product-query';
+import type { MongoFilter } from './product-query';
 import { FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
 import { asciiNeedleOf, caseInsensitiveMatcher, type SearchText, type TextField } from './text-search';
 

@@ -1,4 +1,4 @@
-import { NEW_ARRIVALS_COUNT, SIMILAR_COUNT, toMongoFilter, type ProductListQuery } from '../products/product-query';
+import { NEW_ARRIVALS_COUNT, SIMILAR_COUNT, toMongoFilter, type ProductListQuery } from './product-query';
 import { andInto, countBits, emptyBits, hasBit, orInto, withBit, type Bitset } from './bitset';
 import type { CatalogueEntry } from './catalogue-entry';
 import type { CatalogueIndex } from './catalogue-index';

@@ -1,8 +1,6 @@
 import type { ProductJson } from '@shop/contracts';
 import { createHash } from 'node:crypto';
-import type { StockWrite } from '../cache/catalog-change';
-import { toProductJson } from '../products/product.mapper';
-import type { LeanProduct } from '../products/product.schema';
+import type { StockWrite } from './catalog-change';
 import { searchTextOf, type SearchText } from './text-search';
 
 /** The fields GET /api/products filters on by equality or `$in`, named as stored. */
@@ -75,16 +73,60 @@ function valuesOf(stored: unknown): FieldValues {
   return values;
 }
 
-/** An entry of a product as stored; `toPublicUrl` makes its image URLs as clients load them (asset-urls.ts). */
-export function toEntry(doc: LeanProduct, toPublicUrl: (url: string) => string): CatalogueEntry {
-  const body = bytesOf(JSON.stringify(toProductJson(doc, toPublicUrl)));
+/**
+ * A product as stored, as far as the read model reads it (a lean MongoDB document fits): the fields filters,
+ * sorts and searches read. Anything of another type than the database would compare is kept as such (see above).
+ */
+export type StoredProduct = { readonly _id: unknown } & Partial<
+  Record<
+    FilterField | 'pricePence' | 'soldCount' | 'createdAt' | 'rating' | 'numReviews' | 'name' | 'description',
+    unknown
+  >
+>;
+
+/** The parts of an entry, whoever made them: from a stored product (toEntry), or from a snapshot (snapshot.ts). */
+export interface EntryParts {
+  readonly _id: string;
+  readonly json: string;
+  readonly soldCount: number;
+  readonly pricePence: number | undefined;
+  readonly createdAt: number;
+  readonly rating: number;
+  readonly numReviews: number;
+  /** As stored: a string or a list of them (anything else counts as no value). */
+  readonly values: Readonly<Record<FilterField, unknown>>;
+  readonly text: SearchText;
+}
+
+export function entryOf(parts: EntryParts): CatalogueEntry {
+  const body = bytesOf(parts.json);
   const values = {} as Record<FilterField, FieldValues>;
-  for (const field of FILTER_FIELDS) values[field] = valuesOf(doc[field]);
+  for (const field of FILTER_FIELDS) values[field] = valuesOf(parts.values[field]);
   return {
-    _id: String(doc._id),
+    _id: parts._id,
     slot: -1,
     body,
     etag: etagOf(body),
+    soldCount: parts.soldCount,
+    pricePence: parts.pricePence,
+    createdAt: parts.createdAt,
+    rating: parts.rating,
+    numReviews: parts.numReviews,
+    values,
+    text: parts.text,
+  };
+}
+
+/**
+ * The entry of a stored product whose JSON (as clients get it: `toProductJson` in the catalog) is `product`.
+ * Its bytes are JSON.stringify's of that object.
+ */
+export function toEntry(doc: StoredProduct, product: ProductJson): CatalogueEntry {
+  const values = {} as Record<FilterField, unknown>;
+  for (const field of FILTER_FIELDS) values[field] = doc[field];
+  return entryOf({
+    _id: String(doc._id),
+    json: JSON.stringify(product),
     soldCount: sortable(doc.soldCount),
     pricePence: typeof doc.pricePence === 'number' ? doc.pricePence : undefined,
     createdAt: sortable(doc.createdAt),
@@ -92,7 +134,7 @@ export function toEntry(doc: LeanProduct, toPublicUrl: (url: string) => string):
     numReviews: sortable(doc.numReviews),
     values,
     text: searchTextOf(doc.name, doc.description),
-  };
+  });
 }
 
 /**
