@@ -44,6 +44,8 @@ export interface CatalogCacheConfig {
   prefix: string;
   /** How often the version key is read besides pub/sub (covers lost messages). */
   versionPollMs: number;
+  /** CATALOG_COPY=on|off: answer reads the cache does not hold from a copy of the catalog's read model. */
+  copy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
       prefix: catalogCachePrefix,
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
+      copy: onOff('CATALOG_COPY', true),
     },
     metricsPort,
     metricsHost: read('METRICS_HOST') ?? host,

@@ -619,13 +619,14 @@ describe('catalogue cache helpers and configuration', () => {
     expect(acceptsGzip(undefined)).toBe(false);
   });
 
-  it('is on by default with 20,000 entries, the dev version key and a 1 s poll', () => {
+  it('is on by default with 20,000 entries, the dev version key, a 1 s poll and the catalogue copy', () => {
     expect(loadConfig({}).catalogCache).toEqual({
       enabled: true,
       maxEntries: 20_000,
       maxBytes: 64 * 1024 * 1024,
       prefix: '',
       versionPollMs: 1000,
+      copy: true,
     });
     expect(
       loadConfig({
@@ -634,8 +635,16 @@ describe('catalogue cache helpers and configuration', () => {
         CATALOG_CACHE_MAX_BYTES: '8mb',
         CATALOG_CACHE_PREFIX: 'ci-42.',
         CATALOG_VERSION_POLL_MS: '250',
+        CATALOG_COPY: 'off',
       }).catalogCache,
-    ).toEqual({ enabled: false, maxEntries: 20, maxBytes: 8 * 1024 * 1024, prefix: 'ci-42.', versionPollMs: 250 });
+    ).toEqual({
+      enabled: false,
+      maxEntries: 20,
+      maxBytes: 8 * 1024 * 1024,
+      prefix: 'ci-42.',
+      versionPollMs: 250,
+      copy: false,
+    });
     // Same key as the catalog of the deployment by default; an explicit prefix wins.
     expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.' }).catalogCache.prefix).toBe('e2e.');
     expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.', CATALOG_CACHE_PREFIX: '' }).catalogCache.prefix).toBe('');

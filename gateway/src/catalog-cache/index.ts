@@ -7,6 +7,7 @@ import { MESSAGES, sendError, unavailableMessage } from '../errors';
 import { throttled, type Logger } from '../logger';
 import { requestIdOf } from '../request-id';
 import { normalisePath } from '../routes';
+import { createCatalogueCopy } from './copy';
 import { zip, type Entry } from './entry';
 import { createFiller } from './fill';
 import { acceptsGzip, noteForAccessLog } from './http';
@@ -40,6 +41,10 @@ export interface CatalogCacheStats {
   bypassed: number;
   /** Lists made current after stock writes instead of fetched again (counted among hits). */
   patched: number;
+  /** Reads answered from the catalogue copy (counted among hits: from memory, not from the catalog). */
+  copied: number;
+  /** The version of the catalogue copy, once loaded (it answers while equal to `version`), and its products. */
+  copy?: { version: number | undefined; products: number };
 }
 
 export interface CatalogCache {
@@ -63,7 +68,9 @@ export interface CatalogCache {
  * - store.ts keeps the responses (LRU, byte budget) and checks each against the purges at its next read;
  * - invalidation.ts follows the catalog's version channel and drops what a change may have touched;
  * - patch.ts replaces, in a kept list, the bytes of the products a stock write changed;
- * - fill.ts fetches a miss from the catalog once, however many requests wait for it;
+ * - copy.ts holds a copy of the catalog's read model, kept at the same version, and answers what the store does
+ *   not hold (or holds stale) as the catalog would, without asking it;
+ * - fill.ts fetches a miss from the catalog once (while the copy is not current), however many requests wait;
  * - respond.ts writes the answers (write-together.ts: a turn's writes back to back); `fastLane` gives app.ts
  *   what to run in front of Express.
  */
@@ -71,17 +78,31 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
   const store = createStore({ maxEntries, maxBytes });
   const filler = createFiller(config, store, logger);
+  const copy = config.catalogCache.copy
+    ? createCatalogueCopy(config, redis, logger, () => follower.version)
+    : undefined;
   const follower = followCatalogVersion(redis, { prefix, pollMs: versionPollMs }, logger, {
     dropAll: () => {
       store.dropAll();
       filler.forgetInflight();
+      copy?.sync();
     },
     purge: (keys) => {
       store.purge(keys);
       filler.forgetInflight();
+      copy?.sync();
     },
   });
-  const counters = { hits: 0, misses: 0, bypassed: 0, patched: 0 };
+  const counters = { hits: 0, misses: 0, bypassed: 0, patched: 0, copied: 0 };
+
+  /** The copy's answer, kept in the store like a fill (a repeat is then a plain hit). */
+  const fromCopy = (key: string): Entry | undefined => {
+    const entry = copy?.answer(key);
+    if (!entry) return undefined;
+    store.admit(entry, store.ticket());
+    counters.copied += 1;
+    return entry;
+  };
   const warnBypass = throttled(10_000);
 
   /**
@@ -91,7 +112,8 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
    */
   const answer = async (key: string, req: IncomingMessage, res: ServerResponse, head?: string[]) => {
     let entry = store.get(key);
-    if (entry?.stale) entry = await madeCurrent(entry, req);
+    if (entry?.stale) entry = fromCopy(key) ?? (await madeCurrent(entry, req));
+    entry ??= fromCopy(key);
     const outcome = entry ? 'HIT' : 'MISS';
     if (entry) counters.hits += 1;
     else {
@@ -174,6 +196,7 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
     if (!WRITE_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
     store.dropAll();
     filler.forgetInflight();
+    copy?.fence();
     logger.debug({ requestId: requestIdOf(req), method: req.method, path }, 'catalogue write: cache dropped');
   };
 
@@ -182,8 +205,15 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
     fastLane,
     onUpstreamResponse,
     whenArmed: (timeoutMs) => follower.whenArmed(timeoutMs),
-    stats: () => ({ version: follower.version, entries: store.size, bytes: store.bytes, ...counters }),
+    stats: () => ({
+      version: follower.version,
+      entries: store.size,
+      bytes: store.bytes,
+      ...counters,
+      copy: copy?.stats(),
+    }),
     close: async () => {
+      copy?.close();
       await follower.close();
       filler.close();
     },

@@ -1,0 +1,204 @@
+import { parse as parseQuery } from 'node:querystring';
+import type { Redis } from 'ioredis';
+import {
+  CatalogueReplica,
+  changeFeedKeysOf,
+  changesOfLog,
+  indexReads,
+  publicReadOf,
+  PUBLIC_CACHE_CONTROL,
+  PUBLIC_CONTENT_TYPE,
+  PRODUCT_LENGTHS_HEADER,
+  QueryError,
+  readSnapshot,
+  SURROGATE_KEY_HEADER,
+  type CatalogueSource,
+  type PublicResponse,
+} from '@shop/catalog-read-model';
+import type { GatewayConfig } from '../config';
+import { throttled, type Logger } from '../logger';
+import { entryOf, type Entry } from './entry';
+
+/** The path of the catalog's snapshot (services/catalog, CatalogueSnapshotController): never routed from /api. */
+const SNAPSHOT_PATH = '/internal/catalogue';
+/** Waits after a failed load before the next (doubling up to the last), unless the version moves first. */
+const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
+
+export interface CatalogueCopy {
+  /**
+   * The answer to a cacheable read from the copy, as the catalog would give it at this moment, byte for byte: when
+   * the copy is at exactly the version the cache follows and the read is one the copy answers with a 200. Else
+   * undefined, and the read takes the cache's usual way (a malformed query or an unknown product: the catalog
+   * answers its 4xx itself).
+   */
+  answer(key: string): Entry | undefined;
+  /** The version the cache follows moved (or was lost): catch up with it. */
+  sync(): void;
+  /**
+   * A catalogue write went through this gateway: answer nothing until the copy has caught up with the version
+   * Redis has after it (the write's message may still be on its way).
+   */
+  fence(): void;
+  stats(): { version: number | undefined; products: number };
+  close(): void;
+}
+
+/** Thrown for an answer that is not a snapshot: this catalog offers none (an older one, a test's stand-in). */
+class NoSnapshot extends Error {}
+
+/**
+ * A copy of the catalog's read model in the gateway (`@shop/catalog-read-model`), so that a read the cache does not
+ * hold is answered here rather than by a second HTTP exchange with the catalog. It is loaded from the catalog's
+ * snapshot (`GET /internal/catalogue`) and kept at the version the cache follows (invalidation.ts), by the change
+ * log the catalog's replicas replay: stock writes from the log itself, admin edits by asking the catalog for
+ * those products, anything else (or a gap in the log, or Redis reset) by loading the snapshot again. It answers
+ * only while it is at exactly that version: while it is loading, behind, or after a write through this gateway
+ * until it has seen that write's version, reads go the cache's way (kept entries, then the catalog).
+ */
+export function createCatalogueCopy(
+  config: GatewayConfig,
+  redis: Redis,
+  logger: Logger,
+  followed: () => string | undefined,
+): CatalogueCopy {
+  const catalog = config.upstreams.catalog.replace(/\/+$/, '');
+  const feed = changeFeedKeysOf(config.catalogCache.prefix);
+  const warn = throttled(10_000);
+
+  const fetchSnapshot = async (query = '') => {
+    const res = await fetch(`${catalog}${SNAPSHOT_PATH}${query}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(Math.max(config.proxyTimeoutMs, 30_000)),
+    });
+    const body = await res.text();
+    if (res.status >= 500) throw new Error(`catalog answered ${res.status}`);
+    try {
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+      return readSnapshot(body);
+    } catch (err) {
+      throw new NoSnapshot(`no catalogue snapshot from the catalog: ${(err as Error).message}`);
+    }
+  };
+
+  const source: CatalogueSource = {
+    changesSince: async (from, to) => changesOfLog(await redis.zrangebyscore(feed.log, `(${from}`, to), from, to),
+    loadAll: async () => {
+      const started = Date.now();
+      const snapshot = await fetchSnapshot();
+      logger.info(
+        { products: snapshot.entries.length, version: snapshot.version, ms: Date.now() - started },
+        'catalogue copy loaded',
+      );
+      return snapshot;
+    },
+    loadProducts: async (ids) => (await fetchSnapshot(`?ids=${ids.join(',')}`)).entries,
+  };
+  const replica = new CatalogueReplica(source);
+
+  let closed = false;
+  /** The followed version at the last sync (a lower one since means Redis was reset: load again). */
+  let lastSeen: number | undefined;
+  let syncing = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  /** While a write's version is being read; then the lowest version the copy may answer at. */
+  let fenced = 0;
+  let fenceVersion = 0;
+
+  const sync = (): void => {
+    const followedVersion = followed();
+    if (closed || syncing || followedVersion === undefined) return;
+    const target = Number(followedVersion);
+    const reset = lastSeen !== undefined && target < lastSeen;
+    lastSeen = target;
+    if (replica.index && target <= replica.version && !reset) return;
+    syncing = true;
+    clearTimeout(retry);
+    const failed = (why: string): void => {
+      failures += 1;
+      lastSeen = undefined; // the next try catches up with whatever the version is then
+      warn(() => logger.warn({ why }, 'catalogue copy not current: reads go to the cache and the catalog'));
+      if (closed) return;
+      retry = setTimeout(sync, RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+      retry.unref();
+    };
+    replica
+      .catchUp(target)
+      .then(
+        () => {
+          // A snapshot older than the version heard (a catalog reading another Redis, a version announced but
+          // never logged): behind, so not answering; asked again later.
+          if (replica.version < target) return failed(`the catalog's snapshot is at ${replica.version}, not ${target}`);
+          failures = 0;
+        },
+        (err: Error) => {
+          // A catalog that offers no snapshot is asked again at the next version, not on a timer.
+          if (err instanceof NoSnapshot) {
+            lastSeen = undefined;
+            warn(() => logger.warn({ err: err.message }, 'catalogue copy not loaded: reads go to the cache'));
+          } else failed(err.message);
+        },
+      )
+      .finally(() => {
+        syncing = false;
+        // The version moved while this catch-up ran: catch up with it too.
+        if (!closed && followed() !== undefined && Number(followed()) !== target) sync();
+      });
+  };
+
+  const isCurrent = (): boolean => {
+    const followedVersion = followed();
+    if (!replica.index || followedVersion === undefined || fenced) return false;
+    const version = Number(followedVersion);
+    return version === replica.version && version >= fenceVersion;
+  };
+
+  const toEntry = (key: string, response: PublicResponse): Entry => {
+    const headers: Record<string, string> = {
+      'content-type': PUBLIC_CONTENT_TYPE,
+      'cache-control': PUBLIC_CACHE_CONTROL,
+      etag: response.etag,
+    };
+    if (response.surrogateKeys !== undefined) headers[SURROGATE_KEY_HEADER.toLowerCase()] = response.surrogateKeys;
+    if (response.productLengths !== undefined) headers[PRODUCT_LENGTHS_HEADER.toLowerCase()] = response.productLengths;
+    return entryOf(key, { status: 200, headers, body: response.body });
+  };
+
+  return {
+    answer(key) {
+      if (!isCurrent()) return undefined;
+      const q = key.indexOf('?');
+      const read = publicReadOf<PublicResponse | undefined>(
+        q === -1 ? key : key.slice(0, q),
+        q === -1 ? {} : parseQuery(key.slice(q + 1)),
+      );
+      if (!read) return undefined;
+      try {
+        const response = read(indexReads(replica.index!));
+        return response && toEntry(key, response);
+      } catch (err) {
+        if (err instanceof QueryError) return undefined; // the catalog answers its 400
+        throw err;
+      }
+    },
+    sync,
+    fence() {
+      const ticket = ++fenced;
+      const lift = (version: number): void => {
+        if (fenced !== ticket) return;
+        fenced = 0;
+        fenceVersion = version;
+        sync();
+      };
+      redis.get(feed.version).then(
+        (value) => lift(Number(value ?? 0)),
+        () => lift(Number(followed() ?? 0) + 1), // unreadable: wait for the next version heard
+      );
+    },
+    stats: () => ({ version: replica.index ? replica.version : undefined, products: replica.index?.size ?? 0 }),
+    close() {
+      closed = true;
+      clearTimeout(retry);
+    },
+  };
+}
