@@ -1,5 +1,5 @@
 // An order per paid checkout, made once whatever races, announced once, and read by its buyer and admins only.
-import { EVENTS, type OrderJson } from '@shop/contracts';
+import { EVENTS, SHIPPING_METHOD, type OrderJson } from '@shop/contracts';
 import { waitFor } from '@shop/nest-common/testing';
 import {
   ADMIN,
@@ -12,6 +12,8 @@ import {
   startOrders,
   type OrdersHarness,
 } from './orders.fixtures';
+import { toOrderJson } from '../src/orders/order.mapper';
+import { NEWEST_FIRST, ORDER_PROJECTION, type LeanOrder } from '../src/orders/order.schema';
 
 describe('orders: placing and reading', () => {
   let h: OrdersHarness;
@@ -140,6 +142,39 @@ describe('orders: placing and reading', () => {
 
     const none = await h.http('GET', '/api/orders/my-orders', { ...buyer, id: newId() });
     expect(none).toMatchObject({ status: 200, body: [] });
+  });
+
+  it('streams the list of every order whole and newest first, however many batches it takes', async () => {
+    // Written straight to the collection (createdAt one minute apart): 250 orders are three of the stream's batches.
+    const start = Date.now() - 86_400_000;
+    const docs = Array.from({ length: 250 }, (_, i) => {
+      const { paidAt, ...order } = paidCheckout({ id: newId(), name: `Batch Buyer ${i}` });
+      const at = new Date(start + i * 60_000);
+      return {
+        ...order,
+        paidAt: new Date(paidAt),
+        paymentMethod: 'PayPal',
+        shippingMethod: SHIPPING_METHOD,
+        isPaid: true,
+        paymentStatus: 'paid',
+        isDelivered: false,
+        status: 'Processing',
+        outbox: [],
+        outboxPending: false,
+        createdAt: at,
+        updatedAt: at,
+      };
+    });
+    await h.orders.collection.insertMany(docs);
+
+    const all = await h.http('GET', '/api/admin/orders', ADMIN);
+    expect(all.status).toBe(200);
+    expect(all.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const stored = await h.orders.find({}, ORDER_PROJECTION).sort(NEWEST_FIRST).lean<LeanOrder[]>().exec();
+    expect(stored.length).toBeGreaterThanOrEqual(250);
+    expect(all.body).toEqual(JSON.parse(JSON.stringify(stored.map(toOrderJson))));
+    const ours = (all.body as OrderJson[]).filter((o) => o.user.name.startsWith('Batch Buyer '));
+    expect(ours.map((o) => o.user.name)).toEqual(docs.map((d) => d.user.name).reverse());
   });
 
   it.each<[string, Record<string, unknown>, string]>([

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Put, StreamableFile } from '@nestjs/common';
 import { ORDER_MESSAGES, type OrderJson } from '@shop/contracts';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody, OrderBody } from '@shop/nest-common';
@@ -16,8 +16,8 @@ export class AdminOrdersController {
   @Get()
   @ApiOperation({ summary: 'All orders, newest first (the buyer’s name kept after the account is deleted)' })
   @ApiOkResponse({ type: [OrderBody] })
-  list(): Promise<OrderJson[]> {
-    return this.orders.listAll();
+  async list(): Promise<StreamableFile> {
+    return new StreamableFile(await this.orders.streamAll(), { type: 'application/json; charset=utf-8' });
   }
 
   /** Answers the updated order itself (clients read it bare). */

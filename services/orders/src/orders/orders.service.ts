@@ -13,11 +13,41 @@ import {
 } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, outboxEntry, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import { Readable } from 'node:stream';
 import { OrderLocks } from './order-locks';
 import { statusChange } from './order-status';
 import { toOrderJson } from './order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
+
+/** Orders read from the database per round trip when streaming the list of all orders. */
+const LIST_BATCH_SIZE = 100;
+/** The streamed list goes out in pieces of about this many characters, not one write per order. */
+const LIST_CHUNK_CHARS = 64 * 1024;
+
+/** `[order,order,…]` in pieces of about LIST_CHUNK_CHARS, the first order already read; closes the cursor. */
+async function* jsonArrayChunks(
+  first: LeanOrder | null,
+  rest: AsyncIterable<LeanOrder> & { close(): Promise<unknown> },
+): AsyncGenerator<string> {
+  try {
+    if (!first) {
+      yield '[]';
+      return;
+    }
+    let chunk = `[${JSON.stringify(toOrderJson(first))}`;
+    for await (const order of rest) {
+      chunk += `,${JSON.stringify(toOrderJson(order))}`;
+      if (chunk.length >= LIST_CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield `${chunk}]`;
+  } finally {
+    await rest.close().catch(() => undefined);
+  }
+}
 
 export const EVENTS_PENDING =
   "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
@@ -114,8 +144,26 @@ export class OrdersService implements OnModuleInit {
     return this.list({ 'user._id': userId });
   }
 
-  listAll(): Promise<OrderJson[]> {
-    return this.list({});
+  /**
+   * Every order, newest first, as the text of one JSON array, streamed a batch of orders at a time: the list of all
+   * orders grows with the shop, the memory answering it does not. The first batch is read before this resolves, so
+   * a database that is away still fails the request with a 503 (once the answer has begun, a failure can only cut
+   * the connection, which the client sees as an error, never as a shorter list).
+   */
+  async streamAll(): Promise<Readable> {
+    const cursor = this.orders
+      .find({}, ORDER_PROJECTION)
+      .sort(NEWEST_FIRST)
+      .lean<LeanOrder>()
+      .cursor({ batchSize: LIST_BATCH_SIZE });
+    let first: LeanOrder | null;
+    try {
+      first = await cursor.next();
+    } catch (err) {
+      await cursor.close().catch(() => undefined);
+      throw err;
+    }
+    return Readable.from(jsonArrayChunks(first, cursor), { objectMode: false });
   }
 
   /** The buyer's own order, or any order for an admin; anyone else is told it does not exist. */
