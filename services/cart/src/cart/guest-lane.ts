@@ -19,6 +19,8 @@ import type { Logger as Pino } from 'pino';
 import { cartOwner } from './cart-owner';
 import { CartService } from './cart.service';
 import { AddToCartDto, CartOwnerQuery } from './dto/cart.dto';
+import { wellFormedGuestAdd, wellFormedGuestRead, type GuestAdd } from './dto/well-formed';
+import type { CartOwner } from './storage/cart-store';
 
 /** The route the lane answers, as the controller's route template (metrics label). */
 const ROUTE = '/api/cart';
@@ -72,8 +74,9 @@ function malformedJson(err: unknown): unknown {
  * the cart's own Redis work (measured, docs/performance.md "Performance: cart"), so the HTTP server hands each
  * request here first.
  *
- * It does what the controller does, with the same pieces: the service's ValidationPipe on the same DTOs,
- * cartOwner() for whose cart, CartService for the work, toApiError() for every failure — so answers, error shapes
+ * It does what the controller does, with the same pieces: the service's ValidationPipe on the same DTOs (skipped
+ * for a plainly well-formed query or body, dto/well-formed.ts, which the pipe would take unchanged), cartOwner() for
+ * whose cart, CartService for the work, toApiError() for every failure — so answers, error shapes
  * and status codes are the ones Express would give. Anything with a token (the guard's business), another route, a
  * conditional GET, or a body that is not small, plain UTF-8 JSON goes on to Express untouched.
  */
@@ -126,8 +129,14 @@ export class GuestCartLane implements OnApplicationBootstrap {
 
   /** CartController.read for a guest. */
   private async read(query: string): Promise<Answer> {
+    const owner = wellFormedGuestRead(query) ?? (await this.readOwner(query));
+    return { status: 200, body: await this.carts.read(owner) };
+  }
+
+  /** Whose cart, by the pipe and cartOwner(): for a query that is not just a well-formed guestId. */
+  private async readOwner(query: string): Promise<CartOwner> {
     const ids = await this.validate<CartOwnerQuery>(parseQuery(query), { type: 'query', metatype: CartOwnerQuery });
-    return { status: 200, body: await this.carts.read(cartOwner(undefined, ids)) };
+    return cartOwner(undefined, ids);
   }
 
   /** CartController.add for a guest, after what the service's JSON body middleware checks. */
@@ -140,9 +149,15 @@ export class GuestCartLane implements OnApplicationBootstrap {
     }
     const problem = jsonBodyProblem(parsed);
     if (problem) return { status: 400, body: { statusCode: 400, message: problem } };
-    const dto = await this.validate<AddToCartDto>(parsed, { type: 'body', metatype: AddToCartDto });
-    const { cart, created } = await this.carts.add(cartOwner(undefined, dto), dto);
+    const { owner, line } = wellFormedGuestAdd(parsed) ?? (await this.addRequest(parsed));
+    const { cart, created } = await this.carts.add(owner, line);
     return { status: created ? 201 : 200, body: cart };
+  }
+
+  /** The add's owner and line, by the pipe and cartOwner(): for a body that is not plainly right. */
+  private async addRequest(parsed: unknown): Promise<GuestAdd> {
+    const dto = await this.validate<AddToCartDto>(parsed, { type: 'body', metatype: AddToCartDto });
+    return { owner: cartOwner(undefined, dto), line: dto };
   }
 
   private validate<T>(value: unknown, metadata: ArgumentMetadata): Promise<T> {
