@@ -17,7 +17,10 @@ export interface CartLaneOptions {
   agent: http.Agent;
   /** The security headers every response gets, computed once (security.ts staticSecurityHeaders). */
   securityHeaders: ReadonlyArray<readonly [string, string]>;
-  /** The gateway's response compression, as on the Express path (connect middleware: it needs only Node's API). */
+  /**
+   * The gateway's response compression, as on the Express path (connect middleware: it needs only Node's API),
+   * applied once the upstream answered, and only to an answer it could compress.
+   */
   compress: RequestHandler;
 }
 
@@ -56,7 +59,9 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       if (res.destroyed) return; // the client went away first: nobody to answer
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
-      if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
+      void compress(req as Request, res as Response, () => {
+        if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
+      });
     });
     upstream.on('response', (answer) => {
       res.statusCode = answer.statusCode ?? 502;
@@ -64,7 +69,11 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
       for (const [name, value] of Object.entries(answer.headers))
         if (value !== undefined && name !== 'x-powered-by') res.setHeader(name, value);
       if (!answer.headers.connection) res.setHeader('connection', req.headers.connection || 'keep-alive');
-      answer.pipe(res);
+      if (belowCompressionThreshold(answer.headers)) {
+        // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
+        res.setHeader('vary', 'Accept-Encoding');
+        answer.pipe(res);
+      } else void compress(req as Request, res as Response, () => answer.pipe(res));
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
@@ -84,9 +93,29 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     addForwardedHeaders(req);
     // As http-proxy's `timeout`: the client side may idle a little longer than the upstream, so the 503 wins.
     req.socket.setTimeout(config.proxyTimeoutMs + 5_000);
-    void compress(req as Request, res as Response, () => forward(req, res, requestId));
+    forward(req, res, requestId);
     return true;
   };
+}
+
+/** The compression middleware's default threshold: it leaves a smaller answer as it is. */
+const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * A cart answer the compression middleware would only add `Vary: Accept-Encoding` to: JSON (compressible) of a
+ * declared length under its threshold, with no Cache-Control (no-transform) or Vary of its own to weigh. Most cart
+ * answers (a 3-line cart is ~760 bytes): for them the lane skips the middleware, whose per-response wrapping was a
+ * measurable part of the lane's CPU; everything else goes through it.
+ */
+function belowCompressionThreshold(headers: http.IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return (
+    length !== undefined &&
+    Number(length) < COMPRESSION_THRESHOLD &&
+    /^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '') &&
+    headers['cache-control'] === undefined &&
+    headers.vary === undefined
+  );
 }
 
 function isForwardable(req: IncomingMessage, bodyLimit: number): boolean {

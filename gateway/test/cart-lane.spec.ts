@@ -15,7 +15,10 @@ import {
   type Upstream,
 } from './helpers';
 
-/** A cart answer as the cart service writes it: JSON with Express's headers. `?lines=N` makes it N lines long. */
+/**
+ * A cart answer as the cart service writes it: JSON with Express's headers. `?lines=N` makes it N lines long (40:
+ * over the compression threshold), `?cache=…` and `?vary=…` give it those headers.
+ */
 function cartService(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
   const lines = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('lines') ?? 1);
   const products = Array.from({ length: lines }, (_, i) => ({
@@ -26,6 +29,10 @@ function cartService(req: http.IncomingMessage, res: http.ServerResponse, body: 
   const json = JSON.stringify({ products, totalPrice: 25 * lines, bodyLength: body.length });
   res.statusCode = req.method === 'POST' ? 201 : 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // Headers the compression middleware weighs, when a test asks for them.
+  const query = new URL(req.url ?? '/', 'http://x').searchParams;
+  if (query.get('cache')) res.setHeader('Cache-Control', query.get('cache')!);
+  if (query.get('vary')) res.setHeader('Vary', query.get('vary')!);
   res.setHeader('X-Powered-By', 'Express');
   res.setHeader('ETag', 'W/"1f-abc"');
   res.setHeader('X-Request-Id', String(req.headers['x-request-id']));
@@ -128,6 +135,26 @@ describe('the cart lane', () => {
     expect(stable(lane.res.headers)).toEqual(stable(full.res.headers));
   });
 
+  it('leaves a small cart uncompressed with the Vary the Express path adds, even for a client that accepts gzip', async () => {
+    const { lane, full } = await both({ query: '?lines=1', headers: { 'accept-encoding': 'gzip' } });
+    expect(lane.res.headers['content-encoding']).toBeUndefined();
+    expect(lane.res.headers.vary).toBe('Accept-Encoding');
+    expect(stable(lane.res.headers)).toEqual(stable(full.res.headers));
+    expect(lane.res.body.equals(full.res.body)).toBe(true);
+  });
+
+  it.each([
+    ['Cache-Control: no-transform, large', '?lines=40&cache=no-transform'],
+    ['Cache-Control: no-transform, small', '?lines=1&cache=no-transform'],
+    ['a Vary of its own, large', '?lines=40&vary=Origin'],
+    ['a Vary of its own, small', '?lines=1&vary=Origin'],
+    ['Cache-Control: private, large', '?lines=40&cache=private'],
+  ])('compresses (or not) an answer with %s as the Express path does', async (_what, query) => {
+    const { lane, full } = await both({ query, headers: { 'accept-encoding': 'gzip' } });
+    expect(stable(lane.res.headers)).toEqual(stable(full.res.headers));
+    expect(lane.res.body.equals(full.res.body)).toBe(true);
+  });
+
   it('leaves to Express what it does not forward: other methods, chunked bodies, bodies over the limit', async () => {
     const put = await rawRequest(gw.url, { method: 'PUT', path: '/api/cart', headers: { 'content-length': '0' } });
     expect(put.status).toBe(200);
@@ -174,5 +201,12 @@ describe('the cart lane when cart hangs', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ message: 'Cart service is unavailable', statusCode: 503 });
     expect(cart.requests.length).toBe(1);
     expect(express.mock.calls).toHaveLength(0);
+    // The same answer as the Express path's, headers and all.
+    const full = await rawRequest(gw.url, { path: '/api/cart/?guestId=guest_1' });
+    expect(express.mock.calls).toHaveLength(1);
+    expect(full.status).toBe(503);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(stable(res.headers)).toEqual(stable(full.headers));
+    expect(res.body.equals(full.body)).toBe(true);
   });
 });
