@@ -5,6 +5,9 @@
 //   (GET /api/cart?guestId=…) — all through the gateway — beside a bare Node http server (its own process,
 //   bare-cart-server.mjs) that per request does one Redis GET and one SET … EX of a cart JSON the size of a real
 //   3-line cart and answers it: the Redis work one cart process cannot go below.
+// And, unless BENCH_CASES leaves it out, the bare hop: the same bare server behind a bare Node proxy
+// (bare-proxy.mjs), the least that putting one Node HTTP hop in front of it costs — the floor of the gateway → cart
+// design, beside which the gateway's and the cart's own costs can be read.
 // Prints requests/s, p50 and p99 per case, non-2xx per case, the CPU time per request of the processes that served
 // it (gateway and cart, found by npm start's pid files; the bare server), then the target ratios of the bare
 // server's req/s:
@@ -22,7 +25,7 @@
 //   BENCH_GUESTS      guest ids for the guest-add case, default 10000
 //   BENCH_USERS       users registered for the user-add case, default 300 (counts against the register limit)
 //   BENCH_READ_CARTS  pre-filled guest carts for the read case, default 1000
-//   BENCH_CASES       which cases, default guest-add,user-add,guest-read (the bare server always runs)
+//   BENCH_CASES       which cases, default guest-add,user-add,guest-read,bare-hop (the bare server always runs)
 //   BENCH_JSON        write the results to this file as JSON too
 //   BENCH_SCOPE       the stack whose gateway and cart CPU is read (scripts/lib/stack.mjs scope), default dev
 import autocannon from 'autocannon';
@@ -42,7 +45,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const GUESTS = Number(process.env.BENCH_GUESTS || 10000);
 const USERS = Number(process.env.BENCH_USERS || 300);
 const READ_CARTS = Number(process.env.BENCH_READ_CARTS || 1000);
-const CASES = (process.env.BENCH_CASES || 'guest-add,user-add,guest-read').split(',').map((s) => s.trim());
+const CASES = (process.env.BENCH_CASES || 'guest-add,user-add,guest-read,bare-hop').split(',').map((s) => s.trim());
 const RUN = Date.now().toString(36);
 const PARALLEL = 16; // requests in flight while setting up (registrations are scrypt-bound anyway)
 const SCOPE = process.env.BENCH_SCOPE || 'dev';
@@ -105,10 +108,9 @@ function cpuSeconds(pid) {
   }
 }
 
-function startBare(body) {
-  const file = path.join(os.tmpdir(), `bench-cart-${process.pid}.json`);
-  fs.writeFileSync(file, body);
-  const child = spawn(process.execPath, [path.join(here, 'bare-cart-server.mjs'), file, '0'], {
+/** Starts one of the bare yardsticks (a script beside this one) in its own process; resolves once it listens. */
+function startScript(script, args, cleanup = () => undefined) {
+  const child = spawn(process.execPath, [path.join(here, script), ...args], {
     env: { ...process.env, REDIS_URL },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -123,12 +125,18 @@ function startBare(body) {
             new Promise((done) => {
               child.once('exit', done);
               child.kill('SIGTERM');
-              fs.rmSync(file, { force: true });
+              cleanup();
             }),
         });
     });
-    child.on('exit', (code) => reject(new Error(`bare cart server exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
+}
+
+function startBare(body) {
+  const file = path.join(os.tmpdir(), `bench-cart-${process.pid}.json`);
+  fs.writeFileSync(file, body);
+  return startScript('bare-cart-server.mjs', [file, '0'], () => fs.rmSync(file, { force: true }));
 }
 
 /** One autocannon run; `makeRequest()` gives each request's {method, path, headers, body}. */
@@ -291,6 +299,18 @@ try {
   if (CASES.includes('guest-add')) rows.push(await measure('guest add', GATEWAY, guestAdd, served));
   if (CASES.includes('user-add')) rows.push(await measure('user add', GATEWAY, userAdd, served));
   if (CASES.includes('guest-read')) rows.push(await measure('guest read', GATEWAY, guestRead, served));
+  if (CASES.includes('bare-hop')) {
+    const proxy = await startScript('bare-proxy.mjs', [bare.url, '0']);
+    try {
+      const pids = new Map([
+        ['proxy', proxy.pid],
+        ['bare', bare.pid],
+      ]);
+      rows.push(await measure('bare hop', proxy.url, null, pids));
+    } finally {
+      await proxy.stop();
+    }
+  }
 } finally {
   await bare.stop();
 }
@@ -340,6 +360,7 @@ const target = (name, min) => {
 target('guest add', 0.2);
 target('user add', 0);
 target('guest read', 0.4);
+target('bare hop', 0);
 console.log('\nTargets:');
 for (const v of verdicts) {
   const mark = v.pass === undefined ? 'info' : v.pass ? 'PASS' : 'FAIL';
