@@ -4,6 +4,11 @@
 // alone instead of after ~100 KB of JS has loaded and run; main.tsx then hydrates it. Every other URL gets the
 // plain index.html. Each page also announces its own chunks (modulepreload), so they download beside the entry
 // instead of after it has run.
+//
+// It keeps the Node bundle in dist/.server/ (CommonJS, for the gateway; dotfiles are never served) with
+// dist/.server/product.html, the product page's document with <!--app-head--> (title, description, page data) and
+// <!--app-html--> (the markup) to fill in: the gateway renders a product page opened from a link with it
+// (gateway/src/product-page.ts), so that its main picture is in the HTML.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,9 +16,11 @@ import { FIRST_ROUTES, routeChunks } from './route-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.join(here, 'dist');
-// Inside the repository's node_modules, so that the Node bundle's imports of react & co. resolve.
-const SSR_OUT = path.join(here, '../node_modules/.cache/web-prerender');
+// Under web/, so that the Node bundle's imports of react & co. resolve from the repository's node_modules.
+const SSR_OUT = path.join(DIST, '.server');
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** index.html's title and meta description, which the gateway writes per product. */
+const TITLE_AND_DESCRIPTION = /<title>[^<]*<\/title>\s*<meta\s+name="description"[^>]*>/;
 
 /** The HTML of one landing page: index.html with the page's markup in #root and its chunks preloaded. */
 function pageHtml(template, markup, page) {
@@ -36,11 +43,15 @@ export async function prerenderPages({ logLevel = 'warn' } = {}) {
       outDir: SSR_OUT,
       emptyOutDir: true,
       manifest: false,
+      copyPublicDir: false,
       reportCompressedSize: false,
-      rollupOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      // CommonJS: the gateway (CommonJS itself) requires it
+      rollupOptions: {
+        output: { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' },
+      },
     },
   });
-  const { prerender } = await import(pathToFileURL(path.join(SSR_OUT, 'prerender.mjs')).href);
+  const { prerender } = await import(pathToFileURL(path.join(SSR_OUT, 'prerender.cjs')).href);
 
   const template = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
   if (!template.includes(ROOT_ELEMENT)) throw new Error(`dist/index.html has no empty ${ROOT_ELEMENT}`);
@@ -52,6 +63,13 @@ export async function prerenderPages({ logLevel = 'warn' } = {}) {
     routes.push({ route, file });
   }
   fs.writeFileSync(path.join(DIST, 'prerendered/routes.json'), `${JSON.stringify(routes, null, 2)}\n`);
-  fs.rmSync(SSR_OUT, { recursive: true, force: true });
+
+  if (!TITLE_AND_DESCRIPTION.test(template)) throw new Error('dist/index.html has no title and meta description');
+  const product = FIRST_ROUTES.find((r) => r.name === 'product');
+  const productTemplate = pageHtml(template, '<!--app-html-->', product.page).replace(
+    TITLE_AND_DESCRIPTION,
+    '<!--app-head-->',
+  );
+  fs.writeFileSync(path.join(SSR_OUT, 'product.html'), productTemplate);
   return routes;
 }

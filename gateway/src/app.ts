@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
 import { createLogger, type Logger } from './logger';
+import { createProductPages } from './product-page';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
@@ -74,7 +75,14 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     if (isBackendPath(req.path)) return sendError(res, 404, MESSAGES.notFound);
     next();
   });
-  app.use(staticSpa(config.webDist));
+  const productPages = createProductPages({
+    webDist: config.webDist,
+    catalogUrl: config.upstreams.catalog,
+    catalogVersion: () => catalogCache?.stats().version,
+    timeoutMs: config.proxyTimeoutMs,
+    logger,
+  });
+  app.use(staticSpa(config.webDist, { productPages }));
 
   app.use((_req: Request, res: Response) => {
     sendError(res, 404, MESSAGES.notFound);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { ProductPages } from './product-page';
 import { isBackendPath, normalisePath } from './routes';
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -45,13 +46,33 @@ async function prerenderedFile(webDist: string, req: Request): Promise<string | 
   return page && path.join(webDist, page.file);
 }
 
+/** A product page's path (its query, such as a shared link's tracking, changes nothing on the page). */
+const PRODUCT_PATH = /^\/product\/([^/]+)\/?$/i;
+
+/** The product id of a product page's URL, or undefined. */
+function productIdOf(req: Request): string | undefined {
+  const id = PRODUCT_PATH.exec(req.path)?.[1];
+  if (id === undefined) return undefined;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface StaticSpaOptions {
+  /** Renders a product page whole, its product included (product-page.ts); without it, the prerendered frame. */
+  productPages?: ProductPages;
+}
+
 /**
  * Serves the built SPA: files from webDist (hashed /assets/* cached for a year, everything else
  * revalidated), and for any other GET/HEAD outside /api and /uploads a landing page's prerendered HTML when
- * the build made one for it, else index.html (history fallback for deep links). Without a build it answers a
- * small placeholder page instead of failing.
+ * the build made one for it, else index.html (history fallback for deep links); a product page rendered with its
+ * product when it can (options.productPages). Without a build it answers a small placeholder page instead of failing.
  */
-export function staticSpa(webDist: string): RequestHandler {
+export function staticSpa(webDist: string, options: StaticSpaOptions = {}): RequestHandler {
+  const { productPages } = options;
   const assetsDir = path.join(webDist, 'assets') + path.sep;
   const indexFile = path.join(webDist, 'index.html');
 
@@ -87,7 +108,15 @@ export function staticSpa(webDist: string): RequestHandler {
       if (err) return next(err);
       // A missing hashed asset is a 404, not HTML the browser would try to run as a script.
       if (normalisePath(req.path).startsWith('/assets/')) return next();
-      prerenderedFile(webDist, req).then((file) => sendPage(file ?? indexFile, res, next), next);
+      const productId = productPages && productIdOf(req);
+      const rendered = productId ? productPages.render(productId, `${req.protocol}://${req.get('host')}`) : undefined;
+      Promise.resolve(rendered)
+        .then(async (html) => {
+          if (html === undefined) return sendPage((await prerenderedFile(webDist, req)) ?? indexFile, res, next);
+          res.setHeader('Cache-Control', 'no-cache');
+          res.type('html').send(html);
+        })
+        .catch(next);
     });
   };
 }

@@ -11,7 +11,8 @@ import { act } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { STORAGE_KEYS } from '@/lib/storage';
-import { aCart, aUser, fakeApi } from '@/test/utils';
+import { aCart, aProduct, aUser, fakeApi } from '@/test/utils';
+import { PAGE_DATA_ID, pageStore, readPageData } from './pageData';
 import { Shop } from './Shop';
 import { asFirstVisit, makeStore } from './store';
 
@@ -101,4 +102,61 @@ it('would throw the HTML away if it hydrated from the stored session (the check 
   jest.spyOn(console, 'error').mockImplementation(() => undefined); // React's own report of the mismatch
   const { errors } = await hydrate('/', markup, { fromFirstVisit: false });
   expect(errors).not.toEqual([]);
+});
+
+describe('a product page the gateway rendered with its product (gateway/src/product-page.ts)', () => {
+  const product = aProduct({ name: 'Packers </script> Home Jersey' });
+  const url = `/product/${product._id}`;
+
+  /** The page as the gateway sends it: the server entry's markup, and the product as page data. */
+  async function productPageHtml(): Promise<{ head: string; body: string }> {
+    let html = '';
+    await jest.isolateModulesAsync(async () => {
+      html = (await (await import('@/prerender')).renderProductPage(product, 'http://localhost')).html;
+    });
+    const data = JSON.stringify({ product }).replace(/</g, '\\u003c');
+    return { head: `<script type="application/json" id="${PAGE_DATA_ID}">${data}</script>`, body: html };
+  }
+
+  it('hydrates it as it is from the page data, and asks only for You May Also Like', async () => {
+    const { head, body } = await productPageHtml();
+    const similar = aProduct({ _id: '65a000000000000000000002', name: 'Packers Away Jersey' });
+    const calls = fakeApi({
+      'GET /api/cart': { body: aCart([{ quantity: 3 }]) },
+      [`GET /api/products/similar/${product._id}`]: { body: [similar] },
+    });
+    window.history.pushState({}, '', url);
+    document.head.innerHTML = head;
+    document.body.innerHTML = `<div id="root">${body}</div>`;
+    const container = document.getElementById('root')!;
+    const heading = container.querySelector('h1');
+    expect(heading).toHaveTextContent('Packers </script> Home Jersey');
+    expect(container.querySelector('img[fetchpriority="high"]')).toHaveAttribute('src', product.images[0].url);
+
+    const errors: unknown[] = [];
+    const store = pageStore(document);
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <Shop store={store} router={BrowserRouter} serverState={asFirstVisit(store.getState())} />,
+        { onRecoverableError: (error) => errors.push(error) },
+      );
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+
+    expect(errors).toEqual([]);
+    expect(container.contains(heading)).toBe(true); // the very element the HTML came with
+    expect(container).toHaveTextContent('Packers Away Jersey');
+    expect(calls.map((c) => c.url)).not.toContain(`/api/products/${product._id}`);
+    expect(calls.map((c) => c.url)).toContain(`/api/products/similar/${product._id}`);
+    document.head.innerHTML = '';
+  });
+
+  it('reads no page data from a page without it, nor from a block that does not parse', () => {
+    document.head.innerHTML = '';
+    expect(readPageData(document)).toBeUndefined();
+    document.head.innerHTML = `<script type="application/json" id="${PAGE_DATA_ID}">{"product":</script>`;
+    expect(readPageData(document)).toBeUndefined();
+    document.head.innerHTML = '';
+  });
 });

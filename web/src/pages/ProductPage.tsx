@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
-import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
+import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
+import { cameWithPage } from '@/app/pageData';
 import { fetchProductDetails, fetchSimilarProducts } from '@/features/catalog/catalogSlice';
 import { ProductDetails } from '@/features/catalog/ProductDetails';
 import { ProductGrid } from '@/features/catalog/ProductGrid';
+import { useOrigin } from '@/lib/origin';
 import { STORE_NAME } from '@/lib/shop';
 import { usePageMeta } from '@/lib/usePageMeta';
 
@@ -45,17 +47,21 @@ export function productJsonLd(product: ProductJson, origin: string): string {
 export default function ProductPage() {
   const { id = '' } = useParams();
   const dispatch = useAppDispatch();
+  const store = useAppStore();
   const { data: product, status, error } = useDeferredSelector((s) => s.catalog.product);
   const similar = useDeferredSelector((s) => s.catalog.similar);
+  const origin = useOrigin();
 
   useEffect(() => {
-    const details = dispatch(fetchProductDetails(id));
+    // a product page opened from a link comes rendered with its product (gateway/src/product-page.ts)
+    const fromPage = cameWithPage(store.getState().catalog.product, id);
+    const details = fromPage ? undefined : dispatch(fetchProductDetails(id));
     const alike = dispatch(fetchSimilarProducts(id));
     return () => {
-      details.abort();
+      details?.abort();
       alike.abort();
     };
-  }, [dispatch, id]);
+  }, [dispatch, store, id]);
 
   const shown = product && product._id === id ? product : null;
   usePageMeta(shown?.name ?? (status === 'failed' ? 'Product not found' : 'Product'), shown?.description);
@@ -64,10 +70,7 @@ export default function ProductPage() {
     <div className="mx-auto max-w-7xl px-4 py-8">
       {shown ? (
         <>
-          <script
-            type="application/ld+json"
-            dangerouslySetInnerHTML={{ __html: productJsonLd(shown, window.location.origin) }}
-          />
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(shown, origin) }} />
           <ProductDetails key={shown._id} product={shown} />
         </>
       ) : status === 'failed' ? (
