@@ -79,7 +79,8 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     webDist: config.webDist,
     catalogUrl: config.upstreams.catalog,
     catalogVersion: () => catalogCache?.stats().version,
-    timeoutMs: config.proxyTimeoutMs,
+    // a page waits at most 2 s for its product, then gets the prerendered frame (the app asks again)
+    timeoutMs: Math.min(config.proxyTimeoutMs, 2000),
     logger,
   });
   app.use(staticSpa(config.webDist, { productPages }));

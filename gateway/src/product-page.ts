@@ -73,9 +73,22 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
   const templateFile = path.join(serverDir, 'product.html');
   const kept = new Map<string, string>();
   const inflight = new Map<string, Promise<string | undefined>>();
-  let build: ServerBuild | undefined;
+  let buildId: number | undefined;
+  let build: Promise<ServerBuild> | undefined;
 
-  /** The server bundle of the build in webDist, loaded again when a rebuild replaced it; undefined without one. */
+  async function loadBuild(id: number): Promise<ServerBuild> {
+    for (const file of Object.keys(require.cache))
+      if (file.startsWith(serverDir + path.sep)) delete require.cache[file];
+    // A path known only at run time: the web build's CommonJS bundle, with its own imports of react & co.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const entry = require(entryFile) as ServerEntry;
+    return { id, entry, template: await readFile(templateFile, 'utf8') };
+  }
+
+  /**
+   * The server bundle of the build in webDist (loaded once, however many requests ask at once; again when a
+   * rebuild replaced it); undefined without one.
+   */
   async function currentBuild(): Promise<ServerBuild | undefined> {
     let id: number;
     try {
@@ -83,14 +96,11 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
     } catch {
       return undefined; // a build without a server bundle, or none: the prerendered frame serves
     }
-    if (build?.id === id) return build;
-    for (const file of Object.keys(require.cache))
-      if (file.startsWith(serverDir + path.sep)) delete require.cache[file];
-    // A path known only at run time: the web build's CommonJS bundle, with its own imports of react & co.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const entry = require(entryFile) as ServerEntry;
-    build = { id, entry, template: await readFile(templateFile, 'utf8') };
-    kept.clear();
+    if (id !== buildId) {
+      buildId = id;
+      build = loadBuild(id);
+      kept.clear();
+    }
     return build;
   }
 
@@ -151,7 +161,7 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
       const rendering = renderPage(server, id, origin)
         .then((html) => {
           // kept only when the catalogue did not change while it rendered (nor is unknown)
-          if (html !== undefined && version !== undefined && version === catalogVersion() && server === build) {
+          if (html !== undefined && version !== undefined && version === catalogVersion() && server.id === buildId) {
             kept.set(key, html);
             if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
           }

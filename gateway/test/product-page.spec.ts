@@ -153,6 +153,11 @@ describe('product pages rendered by the gateway', () => {
     expect(await get(`/product/${id}`)).toMatchObject({ status: 200, body: FRAME });
   });
 
+  it('never serves the server bundle itself (a dot folder)', async () => {
+    expect((await get('/.server/prerender.cjs')).body).not.toContain('renderProductPage');
+    expect((await get('/.server/product.html')).body).not.toContain('<!--app-head-->');
+  });
+
   it('serves the frame when the catalog answers for another product than the one asked', async () => {
     products.set(id, aProduct({ _id: ID }));
     expect((await get(`/product/${id}`)).body).toBe(FRAME);
