@@ -182,7 +182,7 @@ function row(name, target, r, extra = {}) {
     ...extra,
   };
   console.log(
-    `  ${name.padEnd(24)} ${target.padEnd(8)} ${String(out.rps).padStart(6)} req/s   p50 ${String(out.p50).padStart(3)} ms   p99 ${String(out.p99).padStart(4)} ms   CPU/request ${out.serverUsPerRequest} µs + client ${out.clientUsPerRequest} µs   load ${out.load}${out.hitRate !== undefined ? `   cache hits ${Math.round(out.hitRate * 100)}%` : ''}${out.errors ? `   ${out.errors} errors/non-2xx` : ''}`,
+    `  ${name.padEnd(24)} ${target.padEnd(8)} ${String(out.rps).padStart(6)} req/s   p50 ${String(out.p50).padStart(3)} ms   p99 ${String(out.p99).padStart(4)} ms   CPU/request ${out.serverUsPerRequest}${out.perServerUs ? ` (${out.perServerUs.join(' + ')})` : ''} µs + client ${out.clientUsPerRequest} µs   load ${out.load}${out.hitRate !== undefined ? `   cache hits ${Math.round(out.hitRate * 100)}%` : ''}${out.errors ? `   ${out.errors} errors/non-2xx` : ''}`,
   );
   return out;
 }
@@ -372,22 +372,33 @@ async function browse() {
     gateway: [pidListeningOn(port(GATEWAY)), pidListeningOn(port(CATALOG))],
     service: [pidListeningOn(port(CATALOG))],
   };
+  // The database's CPU is not a request's (the bare server has none), but under churn it runs the stock writes on
+  // the same cores: shown beside the figures, never added to them.
+  const database = pidListeningOn(Number(new URL(MONGO_URL).port || 27017));
   const measure = async (name, target, base, { churn = false, isBare = false } = {}) => {
     await coldCaches(redis, NAMESPACE, CATALOG);
     await run(base, isBare ? measured : warmUp, { amount: WARM_UP });
     const writer = churn ? startChurn(sample.inStock, CHURN) : undefined;
     const servers = pids[target].filter(Boolean);
     const before = servers.map(cpuSeconds);
+    const databaseBefore = database ? cpuSeconds(database) : 0;
     const client = process.cpuUsage();
     const cacheBefore = target === 'gateway' ? await cacheCounts() : undefined;
     const result = await run(base, measured, isBare ? { duration: DURATION } : { amount: REQUESTS });
     const cacheAfter = cacheBefore && (await cacheCounts());
-    const serverCpu = servers.reduce((sum, pid, i) => sum + cpuSeconds(pid) - before[i], 0);
+    const perServer = servers.map((pid, i) => cpuSeconds(pid) - before[i]);
+    const databaseCpu = database && cpuSeconds(database) - databaseBefore;
+    const serverCpu = perServer.reduce((sum, cpu) => sum + cpu, 0);
     const clientUsage = process.cpuUsage(client);
     const counts = await writer?.stop();
     const extra = {
       serverUsPerRequest: Math.round((serverCpu * 1e6) / result.requests.total),
+      // The gateway case's servers one by one (gateway, catalog): where a request's CPU goes.
+      ...(servers.length > 1
+        ? { perServerUs: perServer.map((cpu) => Math.round((cpu * 1e6) / result.requests.total)) }
+        : {}),
       clientUsPerRequest: Math.round((clientUsage.user + clientUsage.system) / result.requests.total),
+      ...(database && !isBare ? { databaseCpuPerSecond: +(databaseCpu / result.elapsed).toFixed(2) } : {}),
       load: +os.loadavg()[0].toFixed(1),
       ...(cacheAfter
         ? {
@@ -402,7 +413,10 @@ async function browse() {
         : {}),
     };
     rows.push(row(name, target, result, extra));
-    if (counts) console.log(`    (${extra.stockWritesPerSecond} stock writes a second, ${counts.failed} refused)`);
+    if (counts)
+      console.log(
+        `    (${extra.stockWritesPerSecond} stock writes a second, ${counts.failed} refused; the database used ${extra.databaseCpuPerSecond ?? '?'} s of CPU a second)`,
+      );
   };
   const cases = [
     ['browse mix', 'bare', bare.url, { isBare: true }],

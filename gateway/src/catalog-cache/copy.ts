@@ -8,16 +8,14 @@ import {
   publicReadOf,
   PUBLIC_CACHE_CONTROL,
   PUBLIC_CONTENT_TYPE,
-  PRODUCT_LENGTHS_HEADER,
   QueryError,
   readSnapshot,
-  SURROGATE_KEY_HEADER,
   type CatalogueSource,
   type PublicResponse,
 } from '@shop/catalog-read-model';
 import type { GatewayConfig } from '../config';
 import { throttled, type Logger } from '../logger';
-import { entryOf, type Entry } from './entry';
+import type { Entry, ListParts } from './entry';
 
 /** The path of the catalog's snapshot (services/catalog, CatalogueSnapshotController): never routed from /api. */
 const SNAPSHOT_PATH = '/internal/catalogue';
@@ -41,6 +39,49 @@ export interface CatalogueCopy {
   fence(): void;
   stats(): { version: number | undefined; products: number };
   close(): void;
+}
+
+/** The headers a public read's 200 keeps (entry.ts), as the catalog sends them. */
+const HEADERS: ReadonlyArray<[string, string]> = [
+  ['content-type', PUBLIC_CONTENT_TYPE],
+  ['cache-control', PUBLIC_CACHE_CONTROL],
+];
+const FLAT = HEADERS.flat();
+const FLAT_304 = HEADERS.filter(([name]) => name !== 'content-type').flat();
+
+/**
+ * The entry `entryOf` (entry.ts) makes of the catalog's answer — same bytes, ETag, headers, surrogate keys and
+ * product places — made from the copy's answer without printing its headers and parsing them back (measured: that
+ * round trip cost a third of a list's answer).
+ */
+export function entryFromCopy(key: string, response: PublicResponse): Entry {
+  const { body, etag, surrogateKeys, products } = response;
+  let parts: ListParts | undefined;
+  if (products?.length) {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    let at = 1; // after [
+    for (const product of products) {
+      starts.push(at);
+      at += product.body.length;
+      ends.push(at);
+      at += 1; // , or ]
+    }
+    parts = { ids: products.map((product) => product._id), starts, ends };
+  }
+  return {
+    key,
+    raw: body,
+    etag,
+    weakEtag: `W/${etag}`,
+    headers: HEADERS,
+    flat: FLAT,
+    flat304: FLAT_304,
+    keys: surrogateKeys?.split(' ').filter(Boolean),
+    parts,
+    asOf: 0,
+    bytes: body.length,
+  };
 }
 
 /** Thrown for an answer that is not a snapshot: this catalog offers none (an older one, a test's stand-in). */
@@ -153,17 +194,6 @@ export function createCatalogueCopy(
     return version === replica.version && version >= fenceVersion;
   };
 
-  const toEntry = (key: string, response: PublicResponse): Entry => {
-    const headers: Record<string, string> = {
-      'content-type': PUBLIC_CONTENT_TYPE,
-      'cache-control': PUBLIC_CACHE_CONTROL,
-      etag: response.etag,
-    };
-    if (response.surrogateKeys !== undefined) headers[SURROGATE_KEY_HEADER.toLowerCase()] = response.surrogateKeys;
-    if (response.productLengths !== undefined) headers[PRODUCT_LENGTHS_HEADER.toLowerCase()] = response.productLengths;
-    return entryOf(key, { status: 200, headers, body: response.body });
-  };
-
   return {
     answer(key) {
       if (!isCurrent()) return undefined;
@@ -175,7 +205,7 @@ export function createCatalogueCopy(
       if (!read) return undefined;
       try {
         const response = read(indexReads(replica.index!));
-        return response && toEntry(key, response);
+        return response && entryFromCopy(key, response);
       } catch (err) {
         if (err instanceof QueryError) return undefined; // the catalog answers its 400
         throw err;

@@ -15,6 +15,8 @@ export interface PublicResponse {
   surrogateKeys?: string;
   /** A list's Product-Lengths header (where each product's bytes are), sent with its product keys. */
   productLengths?: string;
+  /** A list's products, in order, when it names them (a cache in front can keep it without parsing the headers). */
+  products?: readonly ProductBytes[];
 }
 
 /** What answers are assembled from: a product's id, its JSON bytes and their ETag. */
@@ -38,13 +40,13 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
   let length = 2 + Math.max(0, products.length - 1); // brackets and commas
   for (const product of products) length += product.body.length;
   const body = Buffer.allocUnsafe(length);
-  const etags = createHash('sha1');
+  const etags: string[] = [];
   let at = 0;
   body[at++] = 0x5b; // [
   products.forEach((product, i) => {
     if (i) body[at++] = 0x2c; // ,
     at += product.body.copy(body, at);
-    etags.update(product.etag);
+    etags.push(product.etag);
   });
   body[at] = 0x5d; // ]
   const surrogateKeys = surrogateKeysOf(
@@ -53,12 +55,14 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
   );
   return {
     body,
-    etag: `"${etags.digest('base64url')}"`,
+    // One update of the joined ETags: the same digest as one update per product, at a fraction of the calls.
+    etag: `"${createHash('sha1').update(etags.join('')).digest('base64url')}"`,
     surrogateKeys,
     productLengths:
       surrogateKeys === undefined || !products.length
         ? undefined
         : products.map((product) => product.body.length).join(' '),
+    products: surrogateKeys === undefined ? undefined : products,
   };
 }
 
