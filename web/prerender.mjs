@@ -30,7 +30,9 @@ function pageHtml(template, markup, page) {
     .chunks.filter((chunk) => !template.includes(chunk.file))
     .map((chunk) => `  <link rel="modulepreload" crossorigin href="/${chunk.file}">\n  `)
     .join('');
-  return template.replace('</head>', `${preloads}</head>`).replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
+  return template
+    .replace('</head>', () => `${preloads}</head>`)
+    .replace(ROOT_ELEMENT, () => `<div id="root">${markup}</div>`);
 }
 
 export async function prerenderPages({ logLevel = 'warn' } = {}) {
