@@ -105,6 +105,8 @@ describe('metrics of the running shop', () => {
     const browse = `/api/products?keyword=metrics-${randomUUID().slice(0, 8)}`;
     expect((await call('GET', browse)).status).toBe(200);
     expect((await call('GET', browse)).status).toBe(200);
+    // A product nobody sells: no copy of the catalogue answers that, the catalog does (its 404), a cache miss.
+    expect((await call('GET', `/api/products/${randomUUID().replace(/-/g, '').slice(0, 24)}`)).status).toBe(404);
     const adminToken = (await call('POST', '/api/users/login', undefined, login(env, 'admin'))).body.token;
     const image = (await call('GET', '/api/products?limit=1')).body[0].images[0];
     const sku = `E2E-METRICS-${randomUUID().slice(0, 8)}`;
@@ -187,7 +189,8 @@ describe('metrics of the running shop', () => {
     expectMoved('checkout', 'http_requests_total', { method: 'POST', route: '/api/checkout/:id/finalize' });
     expectMoved('gateway', 'http_requests_total', { method: 'POST', route: '/api/checkout', status: '201' }, 2);
     expectMoved('gateway', 'http_request_duration_seconds_count', { route: '/api/cart' });
-    // The catalogue cache: the first browse filled it, the second was answered from it.
+    // The catalogue cache: the browses were answered from memory (its copy of the catalogue, then the kept answer),
+    // the unknown product by the catalog.
     expectMoved('gateway', 'shop_catalog_cache_requests_total', { result: 'miss' });
     expectMoved('gateway', 'shop_catalog_cache_requests_total', { result: 'hit' });
   });

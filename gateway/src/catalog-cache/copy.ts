@@ -19,6 +19,8 @@ import type { Entry, ListParts } from './entry';
 
 /** The path of the catalog's snapshot (services/catalog, CatalogueSnapshotController): never routed from /api. */
 const SNAPSHOT_PATH = '/internal/catalogue';
+/** Products asked for in one request to the snapshot route (it takes up to 1,000). */
+const IDS_PER_REQUEST = 500;
 /** Waits after a failed load before the next (doubling up to the last), unless the version moves first. */
 const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
@@ -132,7 +134,13 @@ export function createCatalogueCopy(
       );
       return snapshot;
     },
-    loadProducts: async (ids) => (await fetchSnapshot(`?ids=${ids.join(',')}`)).entries,
+    loadProducts: async (ids) => {
+      const entries = [];
+      // The catalog takes up to 1,000 ids a request (CatalogueSnapshotController).
+      for (let i = 0; i < ids.length; i += IDS_PER_REQUEST)
+        entries.push(...(await fetchSnapshot(`?ids=${ids.slice(i, i + IDS_PER_REQUEST).join(',')}`)).entries);
+      return entries;
+    },
   };
   const replica = new CatalogueReplica(source);
 
