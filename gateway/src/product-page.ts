@@ -14,6 +14,16 @@ interface ServerEntry {
   ): Promise<{ html: string; title: string; description: string }>;
 }
 
+/**
+ * A rendered page: the product's ETag it was rendered from, and the catalogue version at which that was last known
+ * to be current (undefined: unknown, so ask the catalog at the next load).
+ */
+interface KeptPage {
+  version: string | undefined;
+  etag: string;
+  html: string;
+}
+
 /** One web build's server bundle and product page document (<!--app-head--> and <!--app-html--> to fill in). */
 interface ServerBuild {
   id: number;
@@ -25,7 +35,10 @@ export interface ProductPagesOptions {
   webDist: string;
   /** The catalog service's base URL (the proxy's upstream). */
   catalogUrl: string;
-  /** The catalogue's version (the catalogue cache follows it); while unknown, pages are rendered but not kept. */
+  /**
+   * The catalogue's version (the catalogue cache follows it): a page kept at the current version is served without
+   * asking the catalog; while unknown, every load asks (a 304 still keeps the page).
+   */
   catalogVersion: () => string | undefined;
   timeoutMs: number;
   logger: Logger;
@@ -63,15 +76,17 @@ const PAGE_DATA_ID = 'page-data';
  * Product pages rendered in full at request time from the web build's server bundle, so that a phone opening a
  * shared link paints the product and its main picture from the HTML instead of after the app, then an API call, then
  * the picture; the product goes along as page data, from which the app hydrates that HTML without asking again.
- * Pages are kept per web build, catalogue version, origin and product: a catalogue change (an admin's edit, a
- * stock change) moves the version, so the next load renders afresh.
+ * Pages are kept per web build, product and origin, with the product's ETag: once the catalogue version moves (an
+ * admin's edit, any stock change), the next load of a page asks the catalog whether its product changed, and only a
+ * product that did is rendered again (a render costs ~17 ms; a sale of one product must not make every page pay it).
  */
 export function createProductPages(options: ProductPagesOptions): ProductPages {
   const { webDist, catalogUrl, catalogVersion, timeoutMs, logger, maxEntries = 500 } = options;
   const serverDir = path.join(webDist, '.server');
   const entryFile = path.join(serverDir, 'prerender.cjs');
   const templateFile = path.join(serverDir, 'product.html');
-  const kept = new Map<string, string>();
+  /** Rendered pages by product and origin (of the current build: a new build drops them all). */
+  const kept = new Map<string, KeptPage>();
   const inflight = new Map<string, Promise<string | undefined>>();
   let buildId: number | undefined;
   let build: Promise<ServerBuild> | undefined;
@@ -104,24 +119,32 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
     return build;
   }
 
-  /** Product `id` from the catalog; undefined when it has none (or answers anything else than that product). */
-  async function fetchProduct(id: string): Promise<ProductJson | undefined> {
+  /**
+   * Product `id` from the catalog with its ETag; `'unchanged'` when the catalog says the page rendered for
+   * `etag` still shows it (304); undefined when it has no such product (or answers anything else than that product).
+   */
+  async function fetchProduct(
+    id: string,
+    etag: string | undefined,
+  ): Promise<{ product: ProductJson; etag: string | undefined } | 'unchanged' | undefined> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (etag) headers['if-none-match'] = etag;
     const res = await fetch(`${catalogUrl.replace(/\/+$/, '')}/api/products/${encodeURIComponent(id)}`, {
       signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json' },
+      headers,
     });
+    if (res.status === 304 && etag) return 'unchanged';
     if (!res.ok) {
       await res.body?.cancel();
       if (res.status >= 500) throw new Error(`the catalog answered ${res.status}`);
       return undefined; // 400 (a malformed id) or 404: the app shows its not-found state
     }
     const product = (await res.json()) as Partial<ProductJson> | null;
-    return product?._id === id && Array.isArray(product.images) ? (product as ProductJson) : undefined;
+    if (product?._id !== id || !Array.isArray(product.images)) return undefined;
+    return { product: product as ProductJson, etag: res.headers.get('etag') ?? undefined };
   }
 
-  async function renderPage(server: ServerBuild, id: string, origin: string): Promise<string | undefined> {
-    const product = await fetchProduct(id);
-    if (!product) return undefined;
+  async function renderPage(server: ServerBuild, product: ProductJson, origin: string): Promise<string> {
     const page = await server.entry.renderProductPage(product, origin);
     const head = [
       `<title>${escapeHtml(page.title)}</title>`,
@@ -132,7 +155,33 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
     return server.template.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html);
   }
 
-  let keptVersion: string | undefined;
+  /** Keeps a page, most recently used last, dropping the least recently used past maxEntries. */
+  function keep(key: string, page: KeptPage): void {
+    kept.delete(key);
+    kept.set(key, page);
+    if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
+  }
+
+  /**
+   * The page, rendered again only when its product changed: the catalog is asked with the kept page's ETag, and
+   * a 304 keeps it (a stock change elsewhere in the catalogue moves the version, not this product's ETag).
+   */
+  async function pageOf(server: ServerBuild, key: string, id: string, origin: string): Promise<string | undefined> {
+    const version = catalogVersion();
+    const before = kept.get(key);
+    const fetched = await fetchProduct(id, before?.etag);
+    if (fetched === undefined) {
+      kept.delete(key);
+      return undefined;
+    }
+    if (fetched === 'unchanged') {
+      if (server.id === buildId) keep(key, { ...before!, version });
+      return before!.html;
+    }
+    const html = await renderPage(server, fetched.product, origin);
+    if (server.id === buildId && fetched.etag) keep(key, { version, etag: fetched.etag, html });
+    return html;
+  }
 
   return {
     async render(id, origin) {
@@ -144,29 +193,17 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
         return undefined;
       }
       if (!server) return undefined;
+      const key = JSON.stringify([id, origin]);
+      const page = kept.get(key);
       const version = catalogVersion();
-      if (version !== keptVersion) {
-        kept.clear(); // pages of an older catalogue are never asked for again
-        keptVersion = version;
-      }
-      const key = JSON.stringify([server.id, version, origin, id]);
-      const hit = kept.get(key);
-      if (hit !== undefined) {
-        kept.delete(key); // most recently used last
-        kept.set(key, hit);
-        return hit;
+      // Nothing in the catalogue changed since the page was checked: no need to ask.
+      if (page && version !== undefined && page.version === version) {
+        keep(key, page);
+        return page.html;
       }
       const pending = inflight.get(key);
       if (pending) return pending;
-      const rendering = renderPage(server, id, origin)
-        .then((html) => {
-          // kept only when the catalogue did not change while it rendered (nor is unknown)
-          if (html !== undefined && version !== undefined && version === catalogVersion() && server.id === buildId) {
-            kept.set(key, html);
-            if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
-          }
-          return html;
-        })
+      const rendering = pageOf(server, key, id, origin)
         .catch((err: unknown) => {
           logger.warn({ err, productId: id }, 'product page not rendered: serving the prerendered frame');
           return undefined;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,9 @@ const TEMPLATE =
   '<body><div id="root"><!--app-html--></div></body></html>';
 const SERVER_BUNDLE = `
 const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+let renders = 0;
 exports.renderProductPage = async (product, origin) => ({
-  html: '<main><h1>' + escape(product.name) + '</h1><img src="' + product.images[0].url + '" data-origin="' + origin + '"></main>',
+  html: '<main data-render="' + ++renders + '"><h1>' + escape(product.name) + '</h1><img src="' + product.images[0].url + '" data-origin="' + origin + '"></main>',
   title: product.name + ' | Test Store',
   description: product.description,
 });
@@ -51,14 +53,25 @@ function writeBuild(files: Record<string, string> = {}): string {
   return dist;
 }
 
-/** A catalog answering GET /api/products/:id from `products` (404 for the rest, `status` when set). */
+/**
+ * A catalog answering GET /api/products/:id from `products` (404 for the rest, `status` when set), with an ETag of
+ * the product's JSON and a 304 for a request that names it, as the real one does.
+ */
 async function startCatalog(products: Map<string, object>, status?: { code?: number }): Promise<Upstream> {
   return startUpstream('catalog', (req, res: ServerResponse) => {
     const id = decodeURIComponent(/^\/api\/products\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? '');
     const product = products.get(id);
     res.setHeader('Content-Type', 'application/json');
     res.statusCode = status?.code ?? (product ? 200 : 404);
-    res.end(JSON.stringify(res.statusCode === 200 ? product : { message: 'Product not found' }));
+    if (res.statusCode !== 200) return res.end(JSON.stringify({ message: 'Product not found' }));
+    const body = JSON.stringify(product);
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    res.setHeader('ETag', etag);
+    if (req.headers['if-none-match'] === etag) {
+      res.statusCode = 304;
+      return res.end();
+    }
+    res.end(body);
   });
 }
 
@@ -109,7 +122,7 @@ describe('product pages rendered by the gateway', () => {
     products.set(id, aProduct({ _id: id }));
     const res = await get(`/product/${id}`);
     expect(res).toMatchObject({ status: 200, type: expect.stringMatching(/text\/html/), cache: 'no-cache' });
-    expect(res.body).toContain('<main><h1>Chiefs Home Jersey</h1><img src="/uploads/chiefs.jpg"');
+    expect(res.body).toMatch(/<main data-render="\d+"><h1>Chiefs Home Jersey<\/h1><img src="\/uploads\/chiefs.jpg"/);
     expect(res.body).toContain(`data-origin="${gw.url}"`); // absolute URLs on the origin the browser asked
     expect(res.body).toContain('<title>Chiefs Home Jersey | Test Store</title>');
     expect(res.body).toContain('<meta name="description" content="The home jersey." />');
@@ -201,6 +214,17 @@ describe('the kept product pages', () => {
     expect(catalog.requests).toHaveLength(2);
   });
 
+  it('renders it again only if its own product changed when the version moves (a sale of another product)', async () => {
+    const pages = pagesOf(dist);
+    const first = await pages.render(ID, origin);
+    version = '8'; // another product's stock changed
+    expect(await pages.render(ID, origin)).toBe(first); // each render is numbered: not rendered again
+    expect(catalog.requests).toHaveLength(2);
+    expect(catalog.requests[1].headers['if-none-match']).toMatch(/^".+"$/);
+    expect(await pages.render(ID, origin)).toBe(first); // known current at version 8: not asked again
+    expect(catalog.requests).toHaveLength(2);
+  });
+
   it('renders concurrent requests for one page once', async () => {
     const pages = pagesOf(dist);
     const all = await Promise.all([1, 2, 3].map(() => pages.render(ID, origin)));
@@ -208,12 +232,23 @@ describe('the kept product pages', () => {
     expect(catalog.requests).toHaveLength(1);
   });
 
-  it('keeps nothing while the catalogue version is unknown', async () => {
+  it('asks the catalog at every load while the catalogue version is unknown', async () => {
     version = undefined;
     const pages = pagesOf(dist);
-    await pages.render(ID, origin);
-    await pages.render(ID, origin);
+    const first = await pages.render(ID, origin);
+    expect(await pages.render(ID, origin)).toBe(first);
     expect(catalog.requests).toHaveLength(2);
+    expect(catalog.requests[1].headers['if-none-match']).toEqual(expect.any(String));
+    products.set(ID, aProduct({ name: 'Chiefs Away Jersey' }));
+    expect(await pages.render(ID, origin)).toContain('<h1>Chiefs Away Jersey</h1>');
+  });
+
+  it('serves the frame for a product the catalog no longer has', async () => {
+    const pages = pagesOf(dist);
+    expect(await pages.render(ID, origin)).toContain('<h1>Chiefs Home Jersey</h1>');
+    products.delete(ID);
+    version = '8';
+    expect(await pages.render(ID, origin)).toBeUndefined();
   });
 
   it('keeps a page per origin (the schema.org URLs name it)', async () => {
