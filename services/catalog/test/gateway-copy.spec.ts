@@ -171,16 +171,23 @@ describe('gateway: the catalogue copy answers what the catalog answers', () => {
     );
     const { copied } = stats();
     let fromMemory = 0;
+    const askedTheCatalog: string[] = [];
     const sample = fc.sample(paths, { numRuns: 300, seed });
-    for (const path of sample) if (await same(path)) fromMemory += 1;
+    for (const path of sample) {
+      const memory = await same(path);
+      if (memory) fromMemory += 1;
+      else if ((await get(svc.url, path)).status === 200) askedTheCatalog.push(path);
+    }
     // Revalidating with the ETag each answer carried gives the same 304 (or 200) as the catalog.
     for (const path of sample.slice(0, 50)) {
       const { etag } = (await get(svc.url, path)).headers;
       if (etag) await same(path, { 'if-none-match': etag });
     }
-    // The catalog is asked only for what the copy does not answer with a 200 (bad queries, unknown products).
-    expect(stats().copied - copied).toBeGreaterThan(100);
-    expect(fromMemory).toBeGreaterThan(150);
+    // The catalog is asked only for what the copy does not answer with a 200 (bad queries, unknown products): every
+    // read it answers with a 200 came from memory (how many there are depends on the sample, so no fixed count).
+    expect(askedTheCatalog).toEqual([]);
+    expect(stats().copied - copied).toBeGreaterThan(0);
+    expect(fromMemory).toBeGreaterThan(0);
   }, 120_000);
 
   it('follows stock writes and admin edits at the version the cache follows', async () => {
