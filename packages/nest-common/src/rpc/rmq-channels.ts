@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ClientRMQ, ServerRMQ } from '@nestjs/microservices';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import type { Channel } from 'amqplib';
 
 const logger = new Logger('RabbitMQ');
 
@@ -41,10 +42,33 @@ function observeSends(wrapper: ChannelWrapper, role: string): void {
   };
 }
 
+/**
+ * Nest's request server starts consuming at the end of its channel setup without awaiting `consume` (an RPC to the
+ * broker): when the connection ends before the broker's consume-ok, that promise rejects ("Channel ended, no reply
+ * will be forthcoming") with nobody listening — an unhandled rejection, which ends a Node process. Seen once in a
+ * clean-clone `npm test` (identity's RabbitMQ fault suite). Nothing is lost with it: the channel went with the
+ * connection, and the manager sets it up again, consuming anew, on the next reconnect.
+ */
+function observeConsume(channel: Channel, role: string): Channel {
+  const consume = channel.consume.bind(channel);
+  channel.consume = (...args: Parameters<Channel['consume']>) => {
+    const started = consume(...args);
+    started.catch((err: Error) =>
+      logger.warn(`${role}: consuming did not start (${err.message}); it starts again on the next reconnect`),
+    );
+    return started;
+  };
+  return channel;
+}
+
 /** The request queue's consumer, which survives a broker that goes away while its channel opens. */
 export class ResilientServerRMQ extends ServerRMQ {
   override createClient<T = AmqpConnectionManager>(): T {
     return listenForChannelErrors(super.createClient<AmqpConnectionManager>(), 'request queue') as T;
+  }
+
+  override setupChannel(channel: Channel, callback: () => void): Promise<void> {
+    return super.setupChannel(observeConsume(channel, 'request queue'), callback);
   }
 }
 
