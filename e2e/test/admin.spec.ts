@@ -440,6 +440,9 @@ describe('admin area (browser)', () => {
       await signIn(other, { email: second.email, password: 'Second!2345' }, '/login?redirect=admin');
       await other.waitForURL(/\/admin$/);
       await other.getByRole('heading', { name: 'Admin Dashboard', exact: true, level: 1 }).waitFor();
+      // The dashboard's own stats request must be answered first: one still on its way when the role is taken races
+      // the revocation and may be the request that sends this admin to /login (a clean-clone run saw it do so).
+      await other.getByTestId('revenue').waitFor();
 
       const demoted = await call('PUT', `/api/admin/users/${made.body.user._id}`, adminToken, { role: 'customer' });
       expect(demoted.status).toBe(200);
