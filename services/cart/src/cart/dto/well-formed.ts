@@ -10,8 +10,8 @@ import type { CartOwner } from '../storage/cart-store';
  * the pipe's.
  */
 
-/** `guestId=<guest id>` as the whole query, in characters that need no decoding. */
-const GUEST_READ_QUERY = /^guestId=(guest_[A-Za-z0-9_-]{1,64})$/;
+/** A guest read's whole query: `guestId=` and a guest id, whose characters (GUEST_ID_PATTERN) need no decoding. */
+const GUEST_READ_PREFIX = 'guestId=';
 /** ProductIdField, after its trim and lower-casing. */
 const PRODUCT_ID = /^[0-9a-f]{24}$/;
 /** OptionField's MaxLength: a string this many UTF-16 units long or shorter passes it whatever it holds. */
@@ -19,8 +19,9 @@ const MAX_OPTION_LENGTH = 50;
 
 /** Whose cart a guest read's query names, when it is just a well-formed guestId. */
 export function wellFormedGuestRead(query: string): CartOwner | undefined {
-  const guestId = GUEST_READ_QUERY.exec(query)?.[1];
-  return guestId === undefined ? undefined : { kind: 'guest', id: guestId };
+  if (!query.startsWith(GUEST_READ_PREFIX)) return undefined;
+  const guestId = query.slice(GUEST_READ_PREFIX.length);
+  return GUEST_ID_PATTERN.test(guestId) ? { kind: 'guest', id: guestId } : undefined;
 }
 
 export interface GuestAdd {
