@@ -86,11 +86,66 @@ export async function ensureInfra() {
   log(await ensureRabbitMQ());
 }
 
-/** True when .tools/bin/ferretdb-dev is missing or older than its sources. */
+const FERRET_PATCHES = path.join(FERRET_SRC, 'patches');
+
+/** The source patches (tools/ferretdb/patches/*.json) our build lays over FerretDB's module: see patchedFerretModFile. */
+function ferretPatches() {
+  return fs
+    .readdirSync(FERRET_PATCHES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: f, ...JSON.parse(fs.readFileSync(path.join(FERRET_PATCHES, f), 'utf8')) }));
+}
+
+/** True when .tools/bin/ferretdb-dev is missing or older than its sources or patches. */
 export function ferretNeedsBuild() {
   const built = mtimeMs(FERRET_BIN);
   if (!built) return true;
-  return ['main.go', 'go.mod', 'go.sum'].some((f) => mtimeMs(path.join(FERRET_SRC, f)) > built);
+  const sources = ['main.go', 'go.mod', 'go.sum'].map((f) => path.join(FERRET_SRC, f));
+  const patches = fs.readdirSync(FERRET_PATCHES).map((f) => path.join(FERRET_PATCHES, f));
+  return [...sources, FERRET_PATCHES, ...patches].some((f) => mtimeMs(f) > built);
+}
+
+/**
+ * Copies each patched module (at the version go.mod requires) out of the module cache into .tools/ferretdb-src,
+ * applies its patches there, and writes a go.mod for `go build -modfile` that is tools/ferretdb/go.mod plus a
+ * `replace` to the copy: tools/ferretdb and the module cache stay as they are. A patch replaces text that must be
+ * in its file as many times as it says (once unless `occurrences` is set), so a FerretDB upgrade that moves it fails the build loudly instead of dropping the patch.
+ */
+async function patchedFerretModFile(go) {
+  const dir = path.join(ROOT, '.tools/ferretdb-src');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const copies = new Map();
+  for (const patch of ferretPatches()) {
+    if (!copies.has(patch.module)) {
+      const listed = await run(go, ['mod', 'download', '-json', patch.module], {
+        cwd: FERRET_SRC,
+        capture: true,
+        what: `go mod download ${patch.module}`,
+      });
+      const { Dir, Version } = JSON.parse(listed);
+      const copy = path.join(dir, `${path.basename(patch.module)}@${Version}`);
+      fs.cpSync(Dir, copy, { recursive: true });
+      copies.set(patch.module, { copy, Version });
+    }
+    const { copy, Version } = copies.get(patch.module);
+    const file = path.join(copy, patch.file);
+    const text = fs.readFileSync(file, 'utf8');
+    const occurrences = patch.occurrences ?? 1;
+    if (text.split(patch.from).length !== occurrences + 1) {
+      throw new StepError(
+        `tools/ferretdb/patches/${patch.name} was written for ${patch.module}@${patch.writtenFor}, but ${patch.file} of ${Version} does not hold this text ${occurrences} time(s): ${patch.from}`,
+      );
+    }
+    fs.chmodSync(file, 0o644); // the module cache's files are read-only, and so is their copy
+    fs.writeFileSync(file, text.replaceAll(patch.from, patch.to));
+  }
+  const replaces = [...copies].map(([module, { copy }]) => `replace ${module} => ${copy}\n`).join('');
+  const modFile = path.join(dir, 'go.mod');
+  fs.writeFileSync(modFile, `${fs.readFileSync(path.join(FERRET_SRC, 'go.mod'), 'utf8')}\n${replaces}`);
+  fs.copyFileSync(path.join(FERRET_SRC, 'go.sum'), path.join(dir, 'go.sum')); // -modfile reads the go.sum beside it
+  return modFile;
 }
 
 /** Builds the embedded FerretDB program when stale. Returns false when nothing had to be done. */
@@ -108,7 +163,11 @@ export async function buildFerret({ force = false } = {}) {
   fs.mkdirSync(path.dirname(FERRET_BIN), { recursive: true });
   const tmp = `${FERRET_BIN}.tmp`;
   // Build to a temporary name: an interrupted build must not leave a "fresh" broken binary behind.
-  await run(go, ['build', '-o', tmp, '.'], { cwd: FERRET_SRC, what: 'go build (tools/ferretdb)' });
+  const modFile = await patchedFerretModFile(go);
+  await run(go, ['build', `-modfile=${modFile}`, '-o', tmp, '.'], {
+    cwd: FERRET_SRC,
+    what: 'go build (tools/ferretdb)',
+  });
   fs.renameSync(tmp, FERRET_BIN);
   return true;
 }
