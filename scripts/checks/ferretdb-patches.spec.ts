@@ -1,9 +1,10 @@
 /**
  * The dev MongoDB-wire server (tools/ferretdb) is built with the source patches of tools/ferretdb/patches:
  * without them FerretDB's SQLite backend scans and decodes a whole collection to find one document by _id
- * (its _id index is on an expression its lookups do not use), and so does any filter naming _id and more.
- * These checks fail on the unpatched build (EXPLAIN says SCAN; no filter pushdown for a two-key filter),
- * and hold what the patches must keep: the same documents found, updated and deleted.
+ * (its _id index is on an expression its lookups do not use), and decodes every document of a collection for any
+ * filter but a lone _id. These checks fail on the unpatched build (EXPLAIN says SCAN; no filter pushdown), and
+ * hold what the patches must keep: the same documents found, updated and deleted — for narrowing, FerretDB's own
+ * answer to the same filter wrapped in an $and, which nothing narrows, is the reference.
  */
 import mongoose from 'mongoose';
 
@@ -55,5 +56,87 @@ describe('the dev MongoDB-wire server: lookups by _id', () => {
 
   it('keeps _id unique', async () => {
     await expect(coll().insertOne({ _id: 'doc-1', n: 1, owner: 'odd' })).rejects.toMatchObject({ code: 11000 });
+  });
+});
+
+describe('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
+  type Doc = { _id: number; [field: string]: unknown };
+  let conn: mongoose.Connection;
+  const coll = () => conn.db!.collection<Doc>('narrowed');
+
+  // Every shape a field can take where a filter on it may match: values, arrays of values, arrays of documents,
+  // nested documents, missing, null, other types, and strings no narrowing may touch (FerretDB stores no array of
+  // arrays).
+  const shapes: unknown[] = [
+    'odd',
+    'even',
+    ['odd', 'x'],
+    [],
+    null,
+    7,
+    true,
+    false,
+    { _id: 'odd' },
+    [{ _id: 'odd' }, { _id: 'even' }],
+    { _id: ['odd'] },
+    { _id: { c: 'odd' } },
+    { _id: { c: ['odd'] } },
+    [{ _id: { c: 'odd' } }],
+    'a<b',
+    'é',
+    'odd ',
+  ];
+
+  beforeAll(async () => {
+    conn = await mongoose.createConnection(`${url}/ferretdb_narrowed_${process.pid}`).asPromise();
+    const docs: Doc[] = [];
+    shapes.forEach((a, i) => {
+      docs.push({ _id: docs.length, f: a, flag: i % 2 === 0 });
+      docs.push({ _id: docs.length, u: a, f: shapes[(i + 3) % shapes.length] });
+    });
+    docs.push({ _id: docs.length });
+    await coll().insertMany(docs);
+    await coll().createIndex({ f: 1 });
+    await coll().createIndex({ 'u._id': 1 });
+  });
+  afterAll(async () => {
+    await conn?.dropDatabase();
+    await conn?.close();
+  });
+
+  const filters: object[] = [
+    { f: 'odd' },
+    { f: 'even', flag: true },
+    { f: { $in: ['odd', 'even'] } },
+    { flag: true },
+    { flag: false },
+    { f: 'a<b' },
+    { f: 'é' },
+    { f: 'missing' },
+    { 'u._id': 'odd' },
+    { 'u._id': { $in: ['even'] } },
+    { 'u._id.c': 'odd' },
+    { 'u._id': 'odd', f: 'even' },
+  ];
+
+  it.each(filters.map((f) => [JSON.stringify(f), f]))(
+    'finds what FerretDB finds without narrowing: %s',
+    async (_, filter) => {
+      const ids = async (f: object) => (await coll().find(f).sort({ _id: 1 }).toArray()).map((d) => d._id);
+      expect(await ids(filter)).toEqual(await ids({ $and: [filter] }));
+    },
+  );
+
+  it("narrows conditions on plain strings, booleans and $in in SQLite, through the field's index", async () => {
+    const explain = (filter: object) =>
+      conn.db!.command({ explain: { find: 'narrowed', filter } }) as Promise<Explained>;
+    for (const filter of [{ f: 'odd' }, { flag: true }, { f: { $in: ['odd', 'even'] } }, { 'u._id': 'odd' }]) {
+      expect({ filter, pushdown: (await explain(filter)).filterPushdown }).toEqual({ filter, pushdown: true });
+    }
+    expect((await explain({ f: 'odd' })).queryPlanner?.Plan?.join(' ')).toMatch(/USING INDEX narrowed_\w+_f_1/);
+    // Not narrowed: a value that JSON would escape, a number, an operator other than $in.
+    for (const filter of [{ f: 'a<b' }, { f: 7 }, { f: { $ne: 'odd' } }]) {
+      expect({ filter, pushdown: (await explain(filter)).filterPushdown }).toEqual({ filter, pushdown: false });
+    }
   });
 });

@@ -102,48 +102,56 @@ export function ferretNeedsBuild() {
   const built = mtimeMs(FERRET_BIN);
   if (!built) return true;
   const sources = ['main.go', 'go.mod', 'go.sum'].map((f) => path.join(FERRET_SRC, f));
-  const patches = fs.readdirSync(FERRET_PATCHES).map((f) => path.join(FERRET_PATCHES, f));
+  const patches = fs.readdirSync(FERRET_PATCHES, { recursive: true }).map((f) => path.join(FERRET_PATCHES, f));
   return [...sources, FERRET_PATCHES, ...patches].some((f) => mtimeMs(f) > built);
 }
 
 /**
- * Copies each patched module (at the version go.mod requires) out of the module cache into .tools/ferretdb-src,
- * applies its patches there, and writes a go.mod for `go build -modfile` that is tools/ferretdb/go.mod plus a
- * `replace` to the copy: tools/ferretdb and the module cache stay as they are. A patch replaces text that must be
- * in its file as many times as it says (once unless `occurrences` is set), so a FerretDB upgrade that moves it fails the build loudly instead of dropping the patch.
+ * Copies FerretDB's module (at the version go.mod requires) out of the Go module cache into .tools/ferretdb-src,
+ * applies our patches there and writes a go.mod for `go build -modfile` that is tools/ferretdb/go.mod plus a
+ * `replace` to the copy: tools/ferretdb and the module cache stay as they are. Each patches/*.json lists edits, each
+ * replacing text that must be in its file as many times as it says (once unless `occurrences` is set), so an
+ * upgrade that moves it fails the build loudly instead of dropping the patch; files under patches/_add/ (a folder
+ * the go tool ignores) are added to the module at the same path.
  */
 async function patchedFerretModFile(go) {
   const dir = path.join(ROOT, '.tools/ferretdb-src');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const copies = new Map();
+  const module = 'github.com/FerretDB/FerretDB';
+  const listed = await run(go, ['mod', 'download', '-json', module], {
+    cwd: FERRET_SRC,
+    capture: true,
+    what: `go mod download ${module}`,
+  });
+  const { Dir, Version } = JSON.parse(listed);
+  const copy = path.join(dir, `FerretDB@${Version}`);
+  fs.cpSync(Dir, copy, { recursive: true });
+  const writable = (file) => fs.chmodSync(file, 0o644); // the module cache's files are read-only, and so is the copy
   for (const patch of ferretPatches()) {
-    if (!copies.has(patch.module)) {
-      const listed = await run(go, ['mod', 'download', '-json', patch.module], {
-        cwd: FERRET_SRC,
-        capture: true,
-        what: `go mod download ${patch.module}`,
-      });
-      const { Dir, Version } = JSON.parse(listed);
-      const copy = path.join(dir, `${path.basename(patch.module)}@${Version}`);
-      fs.cpSync(Dir, copy, { recursive: true });
-      copies.set(patch.module, { copy, Version });
+    if (patch.module !== module) throw new StepError(`tools/ferretdb/patches/${patch.name}: only ${module} is patched`);
+    for (const edit of patch.edits) {
+      const file = path.join(copy, edit.file);
+      const text = fs.readFileSync(file, 'utf8');
+      const occurrences = edit.occurrences ?? 1;
+      if (text.split(edit.from).length !== occurrences + 1) {
+        throw new StepError(
+          `tools/ferretdb/patches/${patch.name} was written for ${module}@${patch.writtenFor}, but ${edit.file} of ${Version} does not hold this text ${occurrences} time(s): ${edit.from}`,
+        );
+      }
+      writable(file);
+      fs.writeFileSync(file, text.replaceAll(edit.from, edit.to));
     }
-    const { copy, Version } = copies.get(patch.module);
-    const file = path.join(copy, patch.file);
-    const text = fs.readFileSync(file, 'utf8');
-    const occurrences = patch.occurrences ?? 1;
-    if (text.split(patch.from).length !== occurrences + 1) {
-      throw new StepError(
-        `tools/ferretdb/patches/${patch.name} was written for ${patch.module}@${patch.writtenFor}, but ${patch.file} of ${Version} does not hold this text ${occurrences} time(s): ${patch.from}`,
-      );
-    }
-    fs.chmodSync(file, 0o644); // the module cache's files are read-only, and so is their copy
-    fs.writeFileSync(file, text.replaceAll(patch.from, patch.to));
   }
-  const replaces = [...copies].map(([module, { copy }]) => `replace ${module} => ${copy}\n`).join('');
+  const added = path.join(FERRET_PATCHES, '_add');
+  if (fs.existsSync(added)) {
+    fs.cpSync(added, copy, { recursive: true, force: true });
+  }
   const modFile = path.join(dir, 'go.mod');
-  fs.writeFileSync(modFile, `${fs.readFileSync(path.join(FERRET_SRC, 'go.mod'), 'utf8')}\n${replaces}`);
+  fs.writeFileSync(
+    modFile,
+    `${fs.readFileSync(path.join(FERRET_SRC, 'go.mod'), 'utf8')}\nreplace ${module} => ${copy}\n`,
+  );
   fs.copyFileSync(path.join(FERRET_SRC, 'go.sum'), path.join(dir, 'go.sum')); // -modfile reads the go.sum beside it
   return modFile;
 }

@@ -1,0 +1,138 @@
+// Added to FerretDB v1.24.2 for the shop's development server (tools/ferretdb/patches): see sqlite-field-pushdown.json.
+
+package sqlite
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/types"
+)
+
+// Top-level field names and string values that need no quoting or escaping: the JSON text SQLite's -> returns for
+// such a string is exactly `"` + value + `"`, whatever encoder wrote it.
+var (
+	shopPlainField  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	shopPlainString = regexp.MustCompile(`^[A-Za-z0-9 _.:@+/=-]{0,200}$`)
+)
+
+// shopNarrow adds to a query's WHERE clause, for each condition of the filter on a path of up to three plain names
+// that is an equality to a plain string or a boolean, or an $in of plain strings, a condition SQLite evaluates on the
+// stored JSON: the field holds that value, or it or a field on its path holds an array (an array matches when an
+// element does, which is left to the handler).
+//
+// Only documents the filter cannot match are left out: the handler applies the whole filter to whatever the
+// backend returns, as it does without pushdown. What changes is that SQLite, not Go, passes over the rest, and a
+// query by owner or state no longer decodes every document of the collection.
+func shopNarrow(filter *types.Document, where string, args []any) (string, []any) {
+	if filter.Len() == 0 {
+		return where, args
+	}
+
+	var conds []string
+
+	for _, key := range filter.Keys() {
+		path := strings.Split(key, ".")
+		if key == "_id" || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
+			continue
+		}
+
+		value := shopValue(filter.Get(key))
+
+		// Each expression is the one FerretDB indexes the path by (an index on {"a.b": 1} is on
+		// _ferretdb_sjson->"a"->"b"), so SQLite can use the index. A value is an array exactly when its JSON text
+		// begins with '[' (no other JSON text does), a range of the same index. A document whose field, or any
+		// field on the path to it, is an array is left to the handler: that is where arrays of values and of
+		// documents match.
+		field := metadata.DefaultColumn
+		var orArray []string
+
+		for _, p := range path {
+			field += fmt.Sprintf(`->%q`, p)
+			orArray = append(orArray, fmt.Sprintf(`(%s >= '[' AND %s < '\')`, field, field))
+		}
+
+		switch v := value.(type) {
+		case string:
+			if !shopPlainString.MatchString(v) {
+				continue
+			}
+
+			conds = append(conds, fmt.Sprintf(`(%s = ? OR %s)`, field, strings.Join(orArray, " OR ")))
+			args = append(args, `"`+v+`"`)
+
+		case bool:
+			conds = append(conds, fmt.Sprintf(`(%s = ? OR %s)`, field, strings.Join(orArray, " OR ")))
+			args = append(args, fmt.Sprint(v))
+
+		case *types.Document:
+			values, ok := shopPlainIn(v)
+			if !ok {
+				continue
+			}
+
+			marks := make([]string, len(values))
+			for i, s := range values {
+				marks[i] = "?"
+				args = append(args, `"`+s+`"`)
+			}
+
+			in := strings.Join(marks, ", ")
+			conds = append(conds, fmt.Sprintf(`(%s IN (%s) OR %s)`, field, in, strings.Join(orArray, " OR ")))
+		}
+	}
+
+	if len(conds) == 0 {
+		return where, args
+	}
+
+	if where == "" {
+		return ` WHERE ` + strings.Join(conds, " AND "), args
+	}
+
+	return where + ` AND ` + strings.Join(conds, " AND "), args
+}
+
+func shopNotPlainField(name string) bool { return !shopPlainField.MatchString(name) }
+
+// shopPlainIn returns the values of an operator document that is exactly {$in: [plain strings...]} (at most 100).
+func shopPlainIn(op *types.Document) ([]string, bool) {
+	if op.Len() != 1 {
+		return nil, false
+	}
+
+	in, err := op.Get("$in")
+	if err != nil {
+		return nil, false
+	}
+
+	arr, ok := in.(*types.Array)
+	if !ok || arr.Len() == 0 || arr.Len() > 100 {
+		return nil, false
+	}
+
+	values := make([]string, arr.Len())
+
+	for i := 0; i < arr.Len(); i++ {
+		s, ok := shopValue(arr.Get(i)).(string)
+		if !ok || !shopPlainString.MatchString(s) {
+			return nil, false
+		}
+
+		values[i] = s
+	}
+
+	return values, true
+}
+
+// shopValue is the value, or nil when there is none.
+func shopValue(v any, err error) any {
+	if err != nil {
+		return nil
+	}
+
+	return v
+}
