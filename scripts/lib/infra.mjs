@@ -106,6 +106,15 @@ export function ferretNeedsBuild() {
   return [...sources, FERRET_PATCHES, ...patches].some((f) => mtimeMs(f) > built);
 }
 
+function makeWritable(dir) {
+  fs.chmodSync(dir, 0o755);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeWritable(file);
+    else if (entry.isFile()) fs.chmodSync(file, 0o644);
+  }
+}
+
 /**
  * Copies FerretDB's module (at the version go.mod requires) out of the Go module cache into .tools/ferretdb-src,
  * applies our patches there and writes a go.mod for `go build -modfile` that is tools/ferretdb/go.mod plus a
@@ -116,6 +125,7 @@ export function ferretNeedsBuild() {
  */
 async function patchedFerretModFile(go) {
   const dir = path.join(ROOT, '.tools/ferretdb-src');
+  if (fs.existsSync(dir)) makeWritable(dir); // a copy left by a build before this one was made writable; be sure
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const module = 'github.com/FerretDB/FerretDB';
@@ -127,7 +137,7 @@ async function patchedFerretModFile(go) {
   const { Dir, Version } = JSON.parse(listed);
   const copy = path.join(dir, `FerretDB@${Version}`);
   fs.cpSync(Dir, copy, { recursive: true });
-  const writable = (file) => fs.chmodSync(file, 0o644); // the module cache's files are read-only, and so is the copy
+  makeWritable(copy); // the module cache is read-only, and cpSync keeps modes: patches and the next clean need writes
   for (const patch of ferretPatches()) {
     if (patch.module !== module) throw new StepError(`tools/ferretdb/patches/${patch.name}: only ${module} is patched`);
     for (const edit of patch.edits) {
@@ -139,7 +149,6 @@ async function patchedFerretModFile(go) {
           `tools/ferretdb/patches/${patch.name} was written for ${module}@${patch.writtenFor}, but ${edit.file} of ${Version} does not hold this text ${occurrences} time(s): ${edit.from}`,
         );
       }
-      writable(file);
       fs.writeFileSync(file, text.replaceAll(edit.from, edit.to));
     }
   }
