@@ -12,12 +12,20 @@ import (
 	"github.com/FerretDB/FerretDB/internal/types"
 )
 
-// Top-level field names and string values that need no quoting or escaping: the JSON text SQLite's -> returns for
+// Field names (of a path) and string values that need no quoting or escaping: the JSON text SQLite's -> returns for
 // such a string is exactly `"` + value + `"`, whatever encoder wrote it.
 var (
 	shopPlainField  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	shopPlainString = regexp.MustCompile(`^[A-Za-z0-9 _.:@+/=-]{0,200}$`)
 )
+
+// shopCondition is one condition of a filter in SQL: the field holds the value(s) (value, with its arguments), or it or
+// a field on its path holds an array (array, without arguments).
+type shopCondition struct {
+	value string
+	args  []any
+	array string
+}
 
 // shopNarrow adds to a query's WHERE clause, for each condition of the filter on a path of up to three plain names
 // that is an equality to a plain string or a boolean, or an $in of plain strings, a condition SQLite evaluates on the
@@ -28,11 +36,7 @@ var (
 // backend returns, as it does without pushdown. What changes is that SQLite, not Go, passes over the rest, and a
 // query by owner or state no longer decodes every document of the collection.
 func shopNarrow(filter *types.Document, where string, args []any) (string, []any) {
-	if filter.Len() == 0 {
-		return where, args
-	}
-
-	var conds []string
+	var conds []shopCondition
 
 	for _, key := range filter.Keys() {
 		path := strings.Split(key, ".")
@@ -40,33 +44,34 @@ func shopNarrow(filter *types.Document, where string, args []any) (string, []any
 			continue
 		}
 
-		value := shopValue(filter.Get(key))
-
 		// Each expression is the one FerretDB indexes the path by (an index on {"a.b": 1} is on
 		// _ferretdb_sjson->"a"->"b"), so SQLite can use the index. A value is an array exactly when its JSON text
 		// begins with '[' (no other JSON text does), a range of the same index. A document whose field, or any
 		// field on the path to it, is an array is left to the handler: that is where arrays of values and of
 		// documents match.
 		field := metadata.DefaultColumn
-		var orArray []string
+		var arrays []string
 
 		for _, p := range path {
 			field += fmt.Sprintf(`->%q`, p)
-			orArray = append(orArray, fmt.Sprintf(`(%s >= '[' AND %s < '\')`, field, field))
+			arrays = append(arrays, fmt.Sprintf(`(%s >= '[' AND %s < '\')`, field, field))
 		}
 
-		switch v := value.(type) {
+		cond := shopCondition{array: strings.Join(arrays, " OR ")}
+		if len(arrays) > 1 {
+			cond.array = "(" + cond.array + ")"
+		}
+
+		switch v := shopValue(filter.Get(key)).(type) {
 		case string:
 			if !shopPlainString.MatchString(v) {
 				continue
 			}
 
-			conds = append(conds, fmt.Sprintf(`(%s = ? OR %s)`, field, strings.Join(orArray, " OR ")))
-			args = append(args, `"`+v+`"`)
+			cond.value, cond.args = field+` = ?`, []any{`"` + v + `"`}
 
 		case bool:
-			conds = append(conds, fmt.Sprintf(`(%s = ? OR %s)`, field, strings.Join(orArray, " OR ")))
-			args = append(args, fmt.Sprint(v))
+			cond.value, cond.args = field+` = ?`, []any{fmt.Sprint(v)}
 
 		case *types.Document:
 			values, ok := shopPlainIn(v)
@@ -77,23 +82,65 @@ func shopNarrow(filter *types.Document, where string, args []any) (string, []any
 			marks := make([]string, len(values))
 			for i, s := range values {
 				marks[i] = "?"
-				args = append(args, `"`+s+`"`)
+				cond.args = append(cond.args, `"`+s+`"`)
 			}
 
-			in := strings.Join(marks, ", ")
-			conds = append(conds, fmt.Sprintf(`(%s IN (%s) OR %s)`, field, in, strings.Join(orArray, " OR ")))
+			cond.value = fmt.Sprintf(`%s IN (%s)`, field, strings.Join(marks, ", "))
+
+		default:
+			continue
 		}
+
+		conds = append(conds, cond)
 	}
 
 	if len(conds) == 0 {
 		return where, args
 	}
 
+	var narrowed string
+	narrowed, args = shopCombine(conds, args)
+
 	if where == "" {
-		return ` WHERE ` + strings.Join(conds, " AND "), args
+		return ` WHERE ` + narrowed, args
 	}
 
-	return where + ` AND ` + strings.Join(conds, " AND "), args
+	return where + ` AND ` + narrowed, args
+}
+
+// shopCombine joins the conditions with AND. Up to three are spelled out as an OR of every choice between value
+// and array per condition, so that each term can be one seek in a compound index ({checkoutId: 1, productId: 1}:
+// both values) and SQLite's OR optimisation applies; with more, each condition's own OR (the first field's index).
+func shopCombine(conds []shopCondition, args []any) (string, []any) {
+	if len(conds) > 3 {
+		parts := make([]string, len(conds))
+		for i, c := range conds {
+			parts[i] = fmt.Sprintf(`(%s OR %s)`, c.value, c.array)
+			args = append(args, c.args...)
+		}
+
+		return strings.Join(parts, " AND "), args
+	}
+
+	terms := make([]string, 0, 1<<len(conds))
+
+	for choice := 0; choice < 1<<len(conds); choice++ {
+		parts := make([]string, len(conds))
+
+		for i, c := range conds {
+			if choice&(1<<i) != 0 {
+				parts[i] = c.array
+				continue
+			}
+
+			parts[i] = c.value
+			args = append(args, c.args...)
+		}
+
+		terms = append(terms, "("+strings.Join(parts, " AND ")+")")
+	}
+
+	return "(" + strings.Join(terms, " OR ") + ")", args
 }
 
 func shopNotPlainField(name string) bool { return !shopPlainField.MatchString(name) }
