@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER } from '@shop/contracts';
 // The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
 import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
 import { apiDocs } from './api-docs/index';
+import { createGuestCartReads } from './cart-guest-reads';
 import { createCartLane } from './cart-lane';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
@@ -128,9 +129,19 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   // The cart lane (cart-lane.ts): a shopper's cart reads and adds forwarded before Express and the catalogue's lane.
   const cartHeaders = staticSecurityHeaders(security);
+  // Plain guest cart reads answered from Redis and the catalogue copy (cart-guest-reads.ts), when both are at hand.
+  const guestReads =
+    catalogCache && config.cartGuestReads.enabled
+      ? createGuestCartReads(redis, config.cartGuestReads.namespace, () => catalogCache.currentCatalogue())
+      : undefined;
   const cartLane =
     cartHeaders &&
-    createCartLane(config, logger, { agent: proxies.agent('cart'), securityHeaders: cartHeaders, compress });
+    createCartLane(config, logger, {
+      agent: proxies.agent('cart'),
+      securityHeaders: cartHeaders,
+      compress,
+      guestReads,
+    });
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane(req, res)) return;
     onRequest(req, res);

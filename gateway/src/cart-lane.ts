@@ -3,7 +3,9 @@ import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
+import { CART_CONTENT_TYPE } from '@shop/cart-model';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
+import type { GuestCartAnswer, GuestCartReads } from './cart-guest-reads';
 import type { GatewayConfig } from './config';
 import { sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
@@ -22,6 +24,8 @@ export interface CartLaneOptions {
    * applied once the upstream answered, and only to an answer it could compress.
    */
   compress: RequestHandler;
+  /** Plain guest cart reads answered here (cart-guest-reads.ts), when on: else every read is forwarded. */
+  guestReads?: GuestCartReads;
 }
 
 /** Forwards a request if it is the lane's (true), or leaves it to Express (false). */
@@ -41,7 +45,7 @@ export type CartLane = (req: IncomingMessage, res: ServerResponse) => boolean;
  */
 export function createCartLane(config: GatewayConfig, logger: Logger, options: CartLaneOptions): CartLane {
   const target = new URL(config.upstreams.cart);
-  const { agent, securityHeaders, compress } = options;
+  const { agent, securityHeaders, compress, guestReads } = options;
   const request = target.protocol === 'https:' ? https.request : http.request;
 
   const forward = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
@@ -81,6 +85,26 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     req.pipe(upstream);
   };
 
+  /**
+   * A guest read answered here: the headers the cart service sends with it (its JSON's type, ETag and length), and
+   * what the compression middleware makes of them, as for a forwarded answer (the security headers, request id and
+   * access line are already on their way).
+   */
+  const answerHere = (req: IncomingMessage, res: ServerResponse, answer: GuestCartAnswer): void => {
+    if (res.destroyed) return;
+    // The access line: no upstream asked; answered from the gateway's memory (and one Redis read).
+    (res as ServerResponse & { locals?: object }).locals = { upstream: null, cache: 'GATEWAY' };
+    const length = Buffer.byteLength(answer.json);
+    res.statusCode = 200;
+    res.setHeader('content-type', CART_CONTENT_TYPE);
+    res.setHeader('etag', answer.etag);
+    res.setHeader('content-length', length);
+    if (length < COMPRESSION_THRESHOLD) {
+      res.setHeader('vary', 'Accept-Encoding');
+      res.end(answer.json);
+    } else void compress(req as Request, res as Response, () => res.end(answer.json));
+  };
+
   return (req, res) => {
     if (!isForwardable(req, config.bodyLimitBytes)) return false;
     const started = process.hrtime.bigint();
@@ -93,7 +117,13 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     addForwardedHeaders(req);
     // As http-proxy's `timeout`: the client side may idle a little longer than the upstream, so the 503 wins.
     req.socket.setTimeout(config.proxyTimeoutMs + 5_000);
-    forward(req, res, requestId);
+    const guestId = guestReads?.plainRead(req);
+    if (guestId === undefined) forward(req, res, requestId);
+    else
+      void guestReads!.answer(guestId).then(
+        (answer) => (answer ? answerHere(req, res, answer) : forward(req, res, requestId)),
+        () => forward(req, res, requestId),
+      );
     return true;
   };
 }

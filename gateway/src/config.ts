@@ -25,6 +25,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** In-process cache of public catalogue GETs (catalog-cache.ts). */
   catalogCache: CatalogCacheConfig;
+  /** Plain guest cart reads answered by the gateway itself (cart-guest-reads.ts). */
+  cartGuestReads: CartGuestReadsConfig;
   /**
    * METRICS_PORT: where GET /metrics (Prometheus) is served, on a listener of its own and never on the public
    * port; undefined (unset or "off") serves no metrics. METRICS_HOST defaults to HOST.
@@ -46,6 +48,13 @@ export interface CatalogCacheConfig {
   versionPollMs: number;
   /** CATALOG_COPY=on|off: answer reads the cache does not hold from a copy of the catalog's read model. */
   copy: boolean;
+}
+
+export interface CartGuestReadsConfig {
+  /** CART_GUEST_READS=on|off (on: needs the catalogue copy, and the cart's Redis at REDIS_URL). */
+  enabled: boolean;
+  /** The namespace before the cart's Redis keys: the deployment's RABBITMQ_NAMESPACE, as the cart names them. */
+  namespace: string;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
   }
 
+  const cartNamespace = env.CART_NAMESPACE ?? env.RABBITMQ_NAMESPACE ?? '';
+  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(cartNamespace)) {
+    problems.push(`CART_NAMESPACE must be 0-100 characters of [A-Za-z0-9:._-] (got "${cartNamespace}")`);
+  }
+
   const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
   const metricsPort = /^off$/i.test(read('METRICS_PORT') ?? 'off') ? undefined : int('METRICS_PORT', 0, 0, 65535);
@@ -193,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
       copy: onOff('CATALOG_COPY', true),
     },
+    cartGuestReads: { enabled: onOff('CART_GUEST_READS', true), namespace: cartNamespace },
     metricsPort,
     metricsHost: read('METRICS_HOST') ?? host,
   };

@@ -101,6 +101,15 @@ describe('configuration', () => {
     expect((error as ConfigError).problems).toHaveLength(9);
   });
 
+  it("answers guest cart reads itself by default, under the cart's key namespace (the deployment's)", () => {
+    expect(loadConfig({}).cartGuestReads).toEqual({ enabled: true, namespace: '' });
+    expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.' }).cartGuestReads).toEqual({ enabled: true, namespace: 'e2e.' });
+    expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.', CART_NAMESPACE: 'shop.' }).cartGuestReads.namespace).toBe('shop.');
+    expect(loadConfig({ CART_GUEST_READS: 'off' }).cartGuestReads.enabled).toBe(false);
+    expect(() => loadConfig({ CART_GUEST_READS: 'sometimes' })).toThrow('CART_GUEST_READS must be on or off');
+    expect(() => loadConfig({ CART_NAMESPACE: 'a b' })).toThrow('CART_NAMESPACE must be 0-100 characters');
+  });
+
   it('parses sizes', () => {
     expect(parseSize('1mb')).toBe(1048576);
     expect(parseSize('1.5 KB')).toBe(1536);

@@ -10,6 +10,7 @@ import {
   PUBLIC_CONTENT_TYPE,
   QueryError,
   readSnapshot,
+  type CatalogueIndex,
   type CatalogueSource,
   type PublicResponse,
 } from '@shop/catalog-read-model';
@@ -32,6 +33,11 @@ export interface CatalogueCopy {
    * answers its 4xx itself).
    */
   answer(key: string): Entry | undefined;
+  /**
+   * The copy's index while it is current (at exactly the version the cache follows, no write through this gateway
+   * unseen): what `answer` reads from. Else undefined. Valid for the synchronous code that asked only.
+   */
+  currentIndex(): CatalogueIndex | undefined;
   /** The version the cache follows moved (or was lost): catch up with it. */
   sync(): void;
   /**
@@ -219,6 +225,7 @@ export function createCatalogueCopy(
         throw err;
       }
     },
+    currentIndex: () => (isCurrent() ? replica.index : undefined),
     sync,
     fence() {
       const ticket = ++fenced;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
+import type { CatalogueIndex } from '@shop/catalog-read-model';
 import type { ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from '../config';
 import { MESSAGES, sendError, unavailableMessage } from '../errors';
@@ -60,6 +61,11 @@ export interface CatalogCache {
   /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
   whenArmed(timeoutMs: number): Promise<boolean>;
   stats(): CatalogCacheStats;
+  /**
+   * The catalogue copy's index while it is current (copy.ts `currentIndex`), for a reader that prices from the
+   * catalogue (the gateway's guest cart reads); undefined otherwise, or without a copy.
+   */
+  currentCatalogue(): CatalogueIndex | undefined;
   close(): Promise<void>;
 }
 
@@ -212,6 +218,7 @@ export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: 
       ...counters,
       copy: copy?.stats(),
     }),
+    currentCatalogue: () => copy?.currentIndex(),
     close: async () => {
       copy?.close();
       await follower.close();

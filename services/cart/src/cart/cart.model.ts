@@ -1,28 +1,8 @@
+import type { StoredCart, StoredLine } from '@shop/cart-model';
 import { MAX_CART_LINE_QUANTITY, type OrderItemRef } from '@shop/contracts';
 
-/** A line as stored: what the shopper chose, never a price (prices are the catalogue's, read at every response). */
-export interface StoredLine {
-  productId: string;
-  /** '' when the product has no sizes (or no colours). */
-  size: string;
-  color: string;
-  quantity: number;
-}
-
-/** A cart as either store keeps it. */
-export interface StoredCart {
-  /** MongoDB id of a user cart. */
-  _id?: string;
-  /** A random id of a guest cart, so a merge recognises a cart it has already taken. */
-  cartId?: string;
-  lines: StoredLine[];
-  /** Guest carts already merged into this (user) cart, newest last. */
-  mergedCarts: string[];
-  /** Orders whose lines were already taken out of this (user) cart, newest last. */
-  appliedOrders: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+// The stored format is the shared package's (the gateway reads guest carts too): one definition of it.
+export type { StoredCart, StoredLine } from '@shop/cart-model';
 
 /** How many merge and order markers a cart remembers (a replay older than that is long gone from the broker). */
 export const MARKERS_KEPT = 50;

@@ -1,9 +1,9 @@
 import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { pricedCart } from '@shop/cart-model';
 import {
   CART_MESSAGES,
   MAX_CART_LINE_QUANTITY,
   MAX_CART_LINES,
-  toPounds,
   type CartJson,
   type OrderPlacedEvent,
 } from '@shop/contracts';
@@ -231,30 +231,8 @@ export class CartService {
     return this.priced(owner, cart, products);
   }
 
-  /** The cart as the API shows it: current names, images and prices; totals summed in pence. */
+  /** The cart as the API shows it: current names, images and prices; totals summed in pence (@shop/cart-model). */
   private priced(owner: CartOwner, cart: StoredCart | null, products: Map<string, ProductInfo | null>): CartJson {
-    let totalPence = 0;
-    const lines = [];
-    for (const line of cart?.lines ?? []) {
-      const product = products.get(line.productId);
-      if (!product) continue;
-      totalPence += product.pricePence * line.quantity;
-      lines.push({
-        productId: line.productId,
-        name: product.name,
-        image: product.image,
-        price: toPounds(product.pricePence),
-        quantity: line.quantity,
-        size: line.size,
-        color: line.color,
-      });
-    }
-    return {
-      ...(cart?._id ? { _id: cart._id } : {}),
-      ...(owner.kind === 'user' ? { user: owner.id } : { guestId: owner.id }),
-      products: lines,
-      totalPrice: toPounds(totalPence),
-      ...(cart ? { createdAt: cart.createdAt, updatedAt: cart.updatedAt } : {}),
-    };
+    return pricedCart(owner, cart, (productId) => products.get(productId));
   }
 }

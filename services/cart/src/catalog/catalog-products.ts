@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { cartProductOfPricedLine } from '@shop/cart-model';
 import { PATTERNS, type PriceLinesResponse } from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { CartConfig } from '../config/cart.config';
@@ -124,9 +125,7 @@ export class CatalogProducts {
         info: known
           ? {
               productId: id,
-              name: line.name ?? '',
-              image: line.image ?? '',
-              pricePence: line.unitPricePence ?? 0,
+              ...cartProductOfPricedLine(line),
               sizes: line.sizes ?? [],
               colors: line.colors ?? [],
               countInStock: line.countInStock ?? 0,

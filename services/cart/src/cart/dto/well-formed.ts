@@ -1,3 +1,4 @@
+import { plainGuestReadId } from '@shop/cart-model';
 import { GUEST_ID_PATTERN, MAX_CART_LINE_QUANTITY } from '@shop/contracts';
 import type { CartOwner } from '../storage/cart-store';
 
@@ -10,18 +11,18 @@ import type { CartOwner } from '../storage/cart-store';
  * the pipe's.
  */
 
-/** A guest read's whole query: `guestId=` and a guest id, whose characters (GUEST_ID_PATTERN) need no decoding. */
-const GUEST_READ_PREFIX = 'guestId=';
 /** ProductIdField, after its trim and lower-casing. */
 const PRODUCT_ID = /^[0-9a-f]{24}$/;
 /** OptionField's MaxLength: a string this many UTF-16 units long or shorter passes it whatever it holds. */
 const MAX_OPTION_LENGTH = 50;
 
-/** Whose cart a guest read's query names, when it is just a well-formed guestId. */
+/**
+ * Whose cart a guest read's query names, when it is just a well-formed guestId (the shared package's test, which
+ * the gateway's guest reads use too).
+ */
 export function wellFormedGuestRead(query: string): CartOwner | undefined {
-  if (!query.startsWith(GUEST_READ_PREFIX)) return undefined;
-  const guestId = query.slice(GUEST_READ_PREFIX.length);
-  return GUEST_ID_PATTERN.test(guestId) ? { kind: 'guest', id: guestId } : undefined;
+  const guestId = plainGuestReadId(query);
+  return guestId === undefined ? undefined : { kind: 'guest', id: guestId };
 }
 
 export interface GuestAdd {

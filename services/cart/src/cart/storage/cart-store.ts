@@ -1,7 +1,7 @@
 import type { StoredCart } from '../cart.model';
 
-/** Whose cart: a signed-in user's, or a guest's. */
-export type CartOwner = { kind: 'user'; id: string } | { kind: 'guest'; id: string };
+/** Whose cart: a signed-in user's, or a guest's (the shared package's type). */
+export type { CartOwner } from '@shop/cart-model';
 
 /** Where one kind of cart lives. Writes are whole carts: the repository serialises them per cart. */
 export interface CartStore {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { guestCartKey, parseStoredCart } from '@shop/cart-model';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CartConfig } from '../../config/cart.config';
@@ -34,12 +35,12 @@ type WithCompareAndSet = Redis & {
  */
 @Injectable()
 export class RedisCartStore implements CartStore {
-  private readonly prefix: string;
+  private readonly namespace: string;
   private readonly ttlSeconds: number;
   private readonly redis: WithCompareAndSet;
 
   constructor(@Inject(REDIS) redis: Redis, config: CartConfig) {
-    this.prefix = `${config.RABBITMQ_NAMESPACE}cart:guest:`;
+    this.namespace = config.RABBITMQ_NAMESPACE;
     this.ttlSeconds = config.GUEST_CART_TTL_SECONDS;
     // Sent as EVALSHA (EVAL the first time Redis does not know it).
     redis.defineCommand('cartCompareAndSet', { numberOfKeys: 2, lua: COMPARE_AND_SET });
@@ -47,7 +48,7 @@ export class RedisCartStore implements CartStore {
   }
 
   key(guestId: string): string {
-    return this.prefix + guestId;
+    return guestCartKey(this.namespace, guestId);
   }
 
   async load(guestId: string): Promise<StoredCart | null> {
@@ -56,7 +57,7 @@ export class RedisCartStore implements CartStore {
 
   async loadVersioned(guestId: string): Promise<VersionedCart> {
     const raw = await this.redis.get(this.key(guestId));
-    return { cart: raw ? (JSON.parse(raw) as StoredCart) : null, raw };
+    return { cart: raw ? parseStoredCart(raw) : null, raw };
   }
 
   async save(guestId: string, cart: StoredCart): Promise<StoredCart> {

@@ -1,0 +1,118 @@
+import type { IncomingMessage } from 'node:http';
+import type { Redis } from 'ioredis';
+import {
+  cartProductOfProductJson,
+  guestCartKey,
+  isPlainGuestCart,
+  parseStoredCart,
+  plainGuestReadId,
+  pricedCart,
+  weakEtagOf,
+  type CartProduct,
+  type StoredCart,
+} from '@shop/cart-model';
+import type { CatalogueEntry, CatalogueIndex } from '@shop/catalog-read-model';
+
+/** A guest cart read the gateway answered itself: the JSON and its ETag, as the cart service would send them. */
+export interface GuestCartAnswer {
+  json: string;
+  etag: string;
+}
+
+export interface GuestCartReads {
+  /**
+   * The guest id of a request this may answer: a GET of exactly `/api/cart?guestId=<well-formed id>`, no token, not
+   * conditional, no body. Else undefined (the request is proxied).
+   */
+  plainRead(req: IncomingMessage): string | undefined;
+  /** The cart service's answer to that read, made here; undefined whenever this cannot be sure of it (proxy then). */
+  answer(guestId: string): Promise<GuestCartAnswer | undefined>;
+}
+
+const READ_PATH = '/api/cart?';
+
+/**
+ * A guest's cart read answered by the gateway, without the hop to the cart service: one Redis GET of the guest's
+ * cart (the cart service's read is that GET, and it writes nothing unless a product is gone) and pricing from the
+ * gateway's copy of the catalogue, with the cart service's own pricing and stored format (`@shop/cart-model`).
+ *
+ * It answers only when it is sure of giving the cart service's answer, and passes everything else on to it:
+ * - the request: a GET of exactly `/api/cart?guestId=<well-formed guest id>`, no Authorization (a token's cart is the
+ *   cart's business, and a bad token its 401), no If-None-Match / If-Modified-Since (its 304), no body;
+ * - the catalogue copy current — at exactly the version the gateway follows, no catalogue write through this gateway
+ *   unseen — both before the GET and when pricing (the pricing then runs without awaiting anything);
+ * - the stored cart missing or plainly the cart's own format (`isPlainGuestCart`); a Redis error, an odd value: pass;
+ * - every line's product in the copy, with a plain name, image and price in pence. A product the copy lacks (deleted,
+ *   unpublished, unknown) makes the cart drop the line with a write: the cart's to do.
+ * The answer's bytes are then `JSON.stringify` of `pricedCart` and its ETag Express's weak one, as the cart sends.
+ */
+export function createGuestCartReads(
+  redis: Redis,
+  namespace: string,
+  catalogue: () => CatalogueIndex | undefined,
+): GuestCartReads {
+  /** A product's pricing fields, read once per version of its bytes (a stock write gives it new bytes). */
+  const products = new WeakMap<Buffer, CartProduct | null>();
+  const productOf = (entry: CatalogueEntry): CartProduct | undefined => {
+    let product = products.get(entry.body);
+    if (product === undefined) {
+      let json: unknown;
+      try {
+        json = JSON.parse(entry.body.toString('utf8'));
+      } catch {
+        json = undefined;
+      }
+      product = cartProductOfProductJson(json, entry.pricePence) ?? null;
+      products.set(entry.body, product);
+    }
+    return product ?? undefined;
+  };
+  /** Leave the read to the cart service. */
+  const pass = (): undefined => undefined;
+
+  return {
+    plainRead(req) {
+      const url = req.url ?? '';
+      if (req.method !== 'GET' || !url.startsWith(READ_PATH)) return undefined;
+      const h = req.headers;
+      if (h.authorization !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined)
+        return undefined;
+      if (h['transfer-encoding'] !== undefined || !(h['content-length'] === undefined || h['content-length'] === '0'))
+        return undefined;
+      return plainGuestReadId(url.slice(READ_PATH.length));
+    },
+
+    async answer(guestId) {
+      if (!catalogue()) return pass();
+      let raw: string | null;
+      try {
+        raw = await redis.get(guestCartKey(namespace, guestId));
+      } catch {
+        return pass();
+      }
+      let cart: StoredCart | null = null;
+      if (raw !== null) {
+        let parsed: unknown;
+        try {
+          parsed = parseStoredCart(raw);
+        } catch {
+          return pass();
+        }
+        if (!isPlainGuestCart(parsed)) return pass();
+        cart = parsed;
+      }
+      // From here on nothing is awaited: the copy checked now is the copy priced from.
+      const index = catalogue();
+      if (!index) return pass();
+      const priced = new Map<string, CartProduct>();
+      for (const line of cart?.lines ?? []) {
+        const entry = index.get(line.productId);
+        const product = entry && productOf(entry);
+        if (!product) return pass();
+        priced.set(line.productId, product);
+      }
+      const json = JSON.stringify(pricedCart({ kind: 'guest', id: guestId }, cart, (id) => priced.get(id)));
+      return { json, etag: weakEtagOf(json) };
+    },
+  };
+}
