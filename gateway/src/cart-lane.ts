@@ -76,13 +76,16 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
       if (belowCompressionThreshold(answer.headers)) {
         // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
         res.setHeader('vary', 'Accept-Encoding');
-        answer.pipe(res);
+        readWhole(answer, (body) => res.end(body));
       } else void compress(req as Request, res as Response, () => answer.pipe(res));
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length === 0) upstream.end();
+    else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => upstream.end(body));
+    else req.pipe(upstream);
   };
 
   /**
@@ -126,6 +129,19 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
       );
     return true;
   };
+}
+
+/**
+ * A body of a declared length up to this (an add's is ~150 bytes) is read whole and sent with its headers in one
+ * write: piping it cost the stream plumbing of a body that arrives in one chunk anyway. Larger ones are piped.
+ */
+const WHOLE_BODY_BYTES = 16 * 1024;
+
+/** A message's whole body, once it has all arrived (its length was checked to be small). */
+function readWhole(message: IncomingMessage, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  message.on('data', (chunk: Buffer) => chunks.push(chunk));
+  message.on('end', () => done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
 }
 
 /** The compression middleware's default threshold: it leaves a smaller answer as it is. */
