@@ -16,6 +16,8 @@
 //   CHROMIUM_PATH  default /usr/bin/chromium
 //   BENCH_RUNS     Lighthouse runs per page, default 3
 //   BENCH_JSON     write the results to this file as JSON too
+//   BENCH_LHR_DIR  keep every run's whole Lighthouse report (JSON) in this folder, as <page>-<run>.json: where the
+//                  main thread's time went (bootup-time, mainthread-work-breakdown, long-tasks)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +32,8 @@ const GATEWAY = (process.env.GATEWAY_URL || 'http://localhost:8080').replace(/\/
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
+const LHR_DIR = process.env.BENCH_LHR_DIR;
+if (LHR_DIR) fs.mkdirSync(LHR_DIR, { recursive: true });
 
 const JS_BUDGET_KB = 110;
 const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 100 };
@@ -117,7 +121,17 @@ let chromiumVersion = '';
 let lighthouseVersion = '';
 for (const page of pages) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await audit(page.url));
+  for (let i = 0; i < RUNS; i++) {
+    let lhr = await audit(page.url);
+    // Lighthouse sometimes fails to record the trace (NO_NAVSTART: "Something went wrong with recording the trace"),
+    // scoring the run 0 without having measured the page: such a run is taken again, at most twice, and said so.
+    for (let retry = 0; lhr.runtimeError && retry < 2; retry++) {
+      console.log(`  ${page.name.padEnd(10)} run ${i + 1}: ${lhr.runtimeError.code}, not a measurement: run again`);
+      lhr = await audit(page.url);
+    }
+    if (LHR_DIR) fs.writeFileSync(path.join(LHR_DIR, `${page.name}-${i + 1}.json`), JSON.stringify(lhr));
+    runs.push(lhr);
+  }
   runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
   const lhr = median(runs);
   chromiumVersion = lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '';
