@@ -1,0 +1,50 @@
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { ProductJson } from '@shop/contracts';
+import { aProduct } from '@/test/utils';
+import { CARDS_PER_TASK, ProductGrid } from './ProductGrid';
+
+const products = (n: number, tag = 'p'): ProductJson[] =>
+  Array.from({ length: n }, (_, i) => aProduct({ _id: `${tag}${i}`, name: `Product ${tag}${i}` }));
+const cards = () => screen.queryAllByTestId('product-card');
+const grid = () => screen.getByTestId('product-grid');
+/** Runs the grid's batches until none is left (each batch schedules the next once it is committed). */
+const addEveryBatch = () => {
+  while (jest.getTimerCount()) act(() => jest.runOnlyPendingTimers());
+};
+
+describe('product grid: a long list is added a batch a task', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('shows a short list whole at once, not busy', () => {
+    render(<ProductGrid products={products(8)} />, { wrapper: MemoryRouter });
+    expect(cards()).toHaveLength(8);
+    expect(grid()).not.toHaveAttribute('aria-busy');
+  });
+
+  it('adds a long list a batch a task, busy until every card is there, in order', () => {
+    const list = products(2 * CARDS_PER_TASK + 5);
+    render(<ProductGrid products={list} />, { wrapper: MemoryRouter });
+    expect(cards()).toHaveLength(CARDS_PER_TASK);
+    expect(grid()).toHaveAttribute('aria-busy', 'true');
+    act(() => jest.advanceTimersToNextTimer());
+    expect(cards()).toHaveLength(2 * CARDS_PER_TASK);
+    act(() => jest.advanceTimersToNextTimer());
+    expect(cards()).toHaveLength(list.length);
+    expect(grid()).not.toHaveAttribute('aria-busy');
+    expect(cards().map((c) => c.textContent)).toEqual(list.map((p) => expect.stringContaining(p.name)));
+  });
+
+  it('starts a new list from its first batch', () => {
+    const { rerender } = render(<ProductGrid products={products(30)} />, { wrapper: MemoryRouter });
+    addEveryBatch();
+    expect(cards()).toHaveLength(30);
+    rerender(<ProductGrid products={products(20, 'q')} />);
+    expect(cards()).toHaveLength(CARDS_PER_TASK);
+    expect(cards()[0]).toHaveTextContent('Product q0');
+    addEveryBatch();
+    expect(cards()).toHaveLength(20);
+    expect(grid()).not.toHaveAttribute('aria-busy');
+  });
+});
