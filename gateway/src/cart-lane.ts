@@ -10,6 +10,7 @@ import type { GatewayConfig } from './config';
 import { sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
 import { assignRequestId, logWhenDone } from './request-id';
+import { writeTogether } from './write-together';
 
 /** The one path the lane forwards; every other spelling of it (case, trailing slash, /merge) takes the full path. */
 const CART_PATH = '/api/cart';
@@ -74,17 +75,19 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
         if (value !== undefined && name !== 'x-powered-by') res.setHeader(name, value);
       if (!answer.headers.connection) res.setHeader('connection', req.headers.connection || 'keep-alive');
       if (belowCompressionThreshold(answer.headers)) {
-        // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
+        // All the compression middleware would do to this answer (a Vary, as for every JSON answer); sent whole, back
+        // to back with this turn's other writes.
         res.setHeader('vary', 'Accept-Encoding');
-        readWhole(answer, (body) => res.end(body));
+        readWhole(answer, (body) => writeTogether(() => res.end(body)));
       } else void compress(req as Request, res as Response, () => answer.pipe(res));
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    // The request goes out whole when small, back to back with this turn's other writes (write-together.ts).
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length === 0) upstream.end();
-    else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => upstream.end(body));
+    if (length === 0) writeTogether(() => upstream.end());
+    else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => writeTogether(() => upstream.end(body)));
     else req.pipe(upstream);
   };
 
@@ -104,7 +107,7 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     res.setHeader('content-length', length);
     if (length < COMPRESSION_THRESHOLD) {
       res.setHeader('vary', 'Accept-Encoding');
-      res.end(answer.json);
+      writeTogether(() => res.end(answer.json));
     } else void compress(req as Request, res as Response, () => res.end(answer.json));
   };
 

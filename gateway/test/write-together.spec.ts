@@ -1,4 +1,4 @@
-import { writeTogether } from '../src/catalog-cache/write-together';
+import { writeTogether } from '../src/write-together';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

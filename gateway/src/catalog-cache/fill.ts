@@ -6,7 +6,7 @@ import { requestIdOf } from '../request-id';
 import { UPSTREAM_IDLE_MS } from '../proxy';
 import { entryOf, isCacheable, type Entry, type Upstream } from './entry';
 import type { Store } from './store';
-import { writeTogether } from './write-together';
+import { writeTogether } from '../write-together';
 
 /** What a fill brings: an entry to serve (kept if still fresh), an answer to pass on as is, or a failure. */
 export type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };

@@ -77,7 +77,7 @@ export interface CatalogCache {
  * - copy.ts holds a copy of the catalog's read model, kept at the same version, and answers what the store does
  *   not hold (or holds stale) as the catalog would, without asking it;
  * - fill.ts fetches a miss from the catalog once (while the copy is not current), however many requests wait;
- * - respond.ts writes the answers (write-together.ts: a turn's writes back to back); `fastLane` gives app.ts
+ * - respond.ts writes the answers (../write-together.ts: a turn's writes back to back); `fastLane` gives app.ts
  *   what to run in front of Express.
  */
 export function createCatalogCache(config: GatewayConfig, redis: Redis, logger: Logger): CatalogCache {

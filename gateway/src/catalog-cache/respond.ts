@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Entry, Upstream } from './entry';
 import { acceptsGzip, appendVary, isNotModified, noteForAccessLog } from './http';
-import { writeTogether } from './write-together';
+import { writeTogether } from '../write-together';
 
 /** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache tags). */
 const NOT_FORWARDED = new Set([
