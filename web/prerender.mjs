@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FIRST_ROUTES, routeChunks } from './route-size.mjs';
+import { FIRST_ROUTES, bootChunks, routeChunks } from './route-size.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.join(here, 'dist');
@@ -21,6 +21,27 @@ const SSR_OUT = path.join(DIST, '.server');
 const ROOT_ELEMENT = '<div id="root"></div>';
 /** index.html's title and meta description, which the gateway writes per product. */
 const TITLE_AND_DESCRIPTION = /<title>[^<]*<\/title>\s*<meta\s+name="description"[^>]*>/;
+
+/**
+ * index.html with the chunks the entry starts the shop with (route-size.mjs: bootChunks) and their imports preloaded,
+ * so that every page fetches them beside the entry instead of one after the other as the entry asks for them.
+ */
+function withBootPreloads(html) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8'));
+  const files = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  for (const key of bootChunks(manifest).boot) visit(key);
+  const preloads = [...files]
+    .filter((file) => !html.includes(file))
+    .map((file) => `  <link rel="modulepreload" crossorigin href="/${file}">\n  `)
+    .join('');
+  return html.replace('</head>', () => `${preloads}</head>`);
+}
 
 /** The HTML of one landing page: index.html with the page's markup in #root and its chunks preloaded. */
 function pageHtml(template, markup, page) {
@@ -55,7 +76,8 @@ export async function prerenderPages({ logLevel = 'warn' } = {}) {
   });
   const { prerender } = await import(pathToFileURL(path.join(SSR_OUT, 'prerender.cjs')).href);
 
-  const template = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const template = withBootPreloads(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'));
+  fs.writeFileSync(path.join(DIST, 'index.html'), template);
   if (!template.includes(ROOT_ELEMENT)) throw new Error(`dist/index.html has no empty ${ROOT_ELEMENT}`);
   fs.mkdirSync(path.join(DIST, 'prerendered'), { recursive: true });
   const routes = [];

@@ -1,9 +1,9 @@
-// What a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the
-// route's page chunk, every chunk they import statically, and the CSS those chunks bring. web/build.mjs checks each
-// first route (home, a collection, a product page: any can be opened directly from a link) against the budget
-// (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); web/prerender.mjs prerenders each first route and
-// preloads its chunks; scripts/bench/web.mjs prints the figures; `node web/route-size.mjs [page]` lists one route's
-// files.
+// What a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the chunks
+// it starts the shop with, the route's page chunk, every chunk they import statically, and the CSS those bring.
+// web/build.mjs checks each first route (home, a collection, a product page: any can be opened directly from a link)
+// against the budget (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); web/prerender.mjs prerenders
+// each first route and preloads its chunks; scripts/bench/web.mjs prints the figures; `node web/route-size.mjs [page]`
+// lists one route's files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,23 @@ export const FIRST_ROUTES = [
 const gzipped = (dist, file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 
 /**
- * What `page` (e.g. "src/pages/HomePage.tsx") needs before it shows: its JS chunks (manifest entries) and their
- * CSS files, each with its gzipped size, and the totals `gzip` (JS) and `cssGzip`.
+ * The chunks the entry loads to start the shop: it imports them dynamically, one after the other, so that each is
+ * evaluated in a task of its own (src/main.tsx). Every page loads them; web/prerender.mjs preloads them in each page's
+ * HTML. (The pages themselves are dynamic imports of the router, in one of these chunks: not followed.)
+ */
+export function bootChunks(manifest) {
+  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  return { entry, boot: manifest[entry].dynamicImports ?? [] };
+}
+
+/**
+ * What `page` (e.g. "src/pages/HomePage.tsx") needs before it shows: its JS chunks (manifest entries: the entry, the
+ * chunks the entry starts the shop with, the page's chunk, and their static imports) and their CSS files, each with
+ * its gzipped size, and the totals `gzip` (JS) and `cssGzip`.
  */
 export function routeChunks(page, dist = path.join(here, 'dist')) {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
-  const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  const { entry, boot } = bootChunks(manifest);
   if (!manifest[page]) throw new Error(`${page} is not a chunk of the build`);
   const seen = new Map();
   const styles = new Map();
@@ -38,6 +49,7 @@ export function routeChunks(page, dist = path.join(here, 'dist')) {
     for (const next of chunk.imports ?? []) visit(next);
   };
   visit(entry);
+  for (const key of boot) visit(key);
   visit(page);
   const chunks = [...seen.values()];
   const css = [...styles.values()];

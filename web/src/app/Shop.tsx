@@ -13,7 +13,7 @@ interface ShopProps {
   serverState?: RootState;
 }
 
-/** The whole shop: one tree for the browser (main.tsx) and the prerender (prerender.tsx), so the HTML hydrates. */
+/** The whole shop: one tree for the browser (boot.tsx) and the prerender (prerender.tsx), so the HTML hydrates. */
 export function Shop({ store, router: Router, serverState }: ShopProps) {
   return (
     <StrictMode>

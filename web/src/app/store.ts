@@ -25,7 +25,7 @@ export type RootState = ReturnType<typeof rootReducer>;
 
 /**
  * `state` as a first visit sees it: no session, an empty cart (everything else as it is, by reference). The build
- * prerenders the landing pages from it (web/prerender.mjs), and the browser hydrates them with it (main.tsx:
+ * prerenders the landing pages from it (web/prerender.mjs), and the browser hydrates them with it (src/app/boot.tsx:
  * react-redux's `serverState`), so the first render matches the HTML whoever opens the page; the stored session
  * and cart show right after, re-rendering only what differs.
  */
