@@ -54,6 +54,8 @@ export interface ProductSpec {
   countInStock?: number;
   sizes?: string[];
   colors?: string[];
+  /** Default: one seed picture of the product's own. */
+  images?: unknown[];
   isPublished?: boolean;
 }
 
@@ -76,7 +78,7 @@ export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<st
     collections: '',
     material: 'Cotton',
     gender: 'Men',
-    images: [{ url: `/uploads/seed/${id.toHexString()}.svg`, altText: name }],
+    images: spec.images ?? [{ url: `/uploads/seed/${id.toHexString()}.svg`, altText: name }],
     rating: 4,
     numReviews: 1,
     isFeatured: false,

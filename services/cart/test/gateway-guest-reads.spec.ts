@@ -3,7 +3,6 @@
 // (FerretDB, Redis, RabbitMQ) and two real gateways in front of them: one that answers guest reads, one that only
 // forwards them (CART_GUEST_READS=off). Each read is asked of both; status, body and every header but Date and the
 // connection's Keep-Alive must be the same. Reproduce a failure with the seed it prints: PROPERTY_SEED=<seed>.
-import { toPence } from '@shop/contracts';
 import { uniqueSuffix } from '@shop/nest-common/testing';
 import fc from 'fast-check';
 import { getModelToken } from '@nestjs/mongoose';
@@ -14,7 +13,7 @@ import { createGateway, type Gateway } from '../../../gateway/src/app';
 import { loadConfig } from '../../../gateway/src/config';
 import { CatalogCache } from '../../catalog/src/cache/catalog-cache';
 import { StockService } from '../../catalog/src/stock/stock.service';
-import { startShop, type Shop } from './cart.fixtures';
+import { addProduct, startShop, type ProductSpec, type Shop } from './cart.fixtures';
 
 const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -125,57 +124,21 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
     return byGateway;
   }
 
-  async function insert(spec: {
-    price: number;
-    stock?: number;
-    images?: unknown[];
-    name?: string;
-    published?: boolean;
-  }) {
-    const id = new Types.ObjectId();
-    const name = spec.name ?? `Packers Jersey ${id.toHexString().slice(-5)}`;
-    await products.collection.insertOne({
-      _id: id,
-      name,
-      description: `${name}, official team merchandise.`,
-      pricePence: toPence(spec.price),
-      countInStock: spec.stock ?? 50,
-      sku: `SKU-${id.toHexString()}`,
-      category: 'Top Wear',
-      brand: 'Green Bay Packers',
-      sizes: ['S', 'M', 'L'],
-      colors: ['Green', 'White'],
-      collections: '',
-      material: 'Cotton',
-      gender: 'Men',
-      images: spec.images ?? [{ url: `/uploads/seed/${id.toHexString()}.svg`, altText: name }],
-      rating: 4,
-      numReviews: 1,
-      isFeatured: false,
-      isPublished: spec.published ?? true,
-      tags: [],
-      soldCount: 0,
-      stockJournal: [],
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    });
-    return id.toHexString();
-  }
-
   beforeAll(async () => {
     shop = await startShop();
     products = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
+    const insert = (spec: ProductSpec) => addProduct(shop, spec);
     ids = [
       await insert({ price: 19.99 }),
-      await insert({ price: 0.1, stock: 1 }),
-      await insert({ price: 120, stock: 0 }),
+      await insert({ price: 0.1, countInStock: 1 }),
+      await insert({ price: 120, countInStock: 0 }),
       await insert({ price: 25, images: [] }),
       await insert({ price: 49.99, name: 'Naïve ſcarf “retro” 🏈 </script>' }),
       await insert({ price: 9.99, images: [{ url: 'https://cdn.example/p.png', altText: '' }, { url: '/b.svg' }] }),
       await insert({ price: 33.33 }),
       await insert({ price: 1 }),
     ];
-    unpublished = await insert({ price: 5, published: false });
+    unpublished = await insert({ price: 5, isPublished: false });
     // Inserted behind the catalog's back: turn its read model over as a write would.
     await shop.catalog.app.get(CatalogCache).invalidate();
     versionKey = `${shop.cart.config.RABBITMQ_NAMESPACE}catalog:version`;
