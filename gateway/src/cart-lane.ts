@@ -7,7 +7,7 @@ import { CART_CONTENT_TYPE } from '@shop/cart-model';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
 import type { GuestCartAnswer, GuestCartReads } from './cart-guest-reads';
 import type { GatewayConfig } from './config';
-import { sendError, unavailableMessage } from './errors';
+import { MESSAGES, sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
 import { assignRequestId, logWhenDone } from './request-id';
 import { writeTogether } from './write-together';
@@ -126,10 +126,17 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     const guestId = guestReads?.plainRead(req);
     if (guestId === undefined) forward(req, res, requestId);
     else
-      void guestReads!.answer(guestId).then(
-        (answer) => (answer ? answerHere(req, res, answer) : forward(req, res, requestId)),
-        () => forward(req, res, requestId),
-      );
+      guestReads!
+        .answer(guestId)
+        .then(
+          (answer) => (answer ? answerHere(req, res, answer) : forward(req, res, requestId)),
+          () => forward(req, res, requestId),
+        )
+        // Out of the request's own call by now: a fault here must end this request, not the gateway.
+        .catch((err: unknown) => {
+          logger.error({ requestId, err }, 'unhandled error');
+          if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
+        });
     return true;
   };
 }
