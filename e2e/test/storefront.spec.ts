@@ -183,6 +183,9 @@ describe('storefront journey (browser)', () => {
   });
 
   it('checkout: seven fields, the server total, a fake-mode payment, then the confirmation', async () => {
+    // The URL moves before the checkout page's lazy chunk has replaced the register form (whose Email field holds
+    // the address as typed): read the field once the checkout form is there.
+    await page.getByRole('button', { name: 'Continue to Payment', exact: true }).waitFor();
     await expect(page.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe(email.toLowerCase());
     await expect(page.getByLabel('Email', { exact: true }).getAttribute('readonly')).resolves.not.toBeNull();
     const address = {
