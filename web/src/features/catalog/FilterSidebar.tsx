@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useState } from 'react';
 import { BRANDS, CATEGORIES, FILTER_COLORS, FILTER_GENDERS, MATERIALS, PRICE_FILTER_MAX, SIZES } from '@shop/contracts';
 import { formatPrice } from '@/lib/money';
 import { swatch } from '@/lib/colors';
@@ -74,17 +74,34 @@ function Checkboxes({
 }
 
 /**
+ * The filters as the shopper last set them. A choice shows at once: the page's own filters follow only once the URL's
+ * change has rendered, in a transition (React Router navigates in one), which on a slow phone, or while a long grid is
+ * still being added, comes some time after the tap; a controlled input would show the old value until then. When the
+ * page's filters change (the URL moved: this choice, Back, a link), they are what is shown.
+ */
+function useShownFilters(filters: Filters): [Filters, (next: Filters) => void] {
+  const [seen, setSeen] = useState(filters);
+  const [shown, setShown] = useState(filters);
+  if (seen !== filters) {
+    setSeen(filters);
+    setShown(filters);
+  }
+  return [seen !== filters ? filters : shown, setShown];
+}
+
+/**
  * The filters of SPEC §2 and §9: category, gender, colour swatches, size, material, brand, price (max only).
  * Memoised: a few hundred inputs that need not render again when the products they filter arrive.
  */
-export const FilterSidebar = memo(function FilterSidebar({ filters, onChange }: FilterSidebarProps) {
-  const [maxPrice, setMaxPrice] = useState(filters.maxPrice);
-  useEffect(() => {
-    setMaxPrice(filters.maxPrice);
-  }, [filters.maxPrice]);
+export const FilterSidebar = memo(function FilterSidebar({ filters: current, onChange }: FilterSidebarProps) {
+  const [filters, show] = useShownFilters(current);
 
+  const choose = (next: Filters, replace = false) => {
+    show(next);
+    onChange(next, { replace });
+  };
   const set = <K extends keyof Filters>(key: K, value: Filters[K], replace = false) =>
-    onChange({ ...filters, [key]: value }, { replace });
+    choose({ ...filters, [key]: value }, replace);
   const toggle = (key: MultiFilter, value: string) => set(key, toggleValue(filters[key], value));
 
   return (
@@ -93,7 +110,7 @@ export const FilterSidebar = memo(function FilterSidebar({ filters, onChange }: 
         <h2 className="text-xl font-semibold">Filter</h2>
         <button
           type="button"
-          onClick={() => onChange({ ...DEFAULT_FILTERS, sortBy: filters.sortBy, search: filters.search })}
+          onClick={() => choose({ ...DEFAULT_FILTERS, sortBy: filters.sortBy, search: filters.search })}
           className="text-sm text-gray-600 underline hover:text-black"
         >
           Clear all
@@ -148,18 +165,14 @@ export const FilterSidebar = memo(function FilterSidebar({ filters, onChange }: 
           min={0}
           max={PRICE_FILTER_MAX}
           step={5}
-          value={maxPrice}
-          aria-valuetext={`Up to ${formatPrice(maxPrice)}`}
-          onChange={(e) => {
-            const value = Number(e.target.value);
-            setMaxPrice(value);
-            set('maxPrice', value, true);
-          }}
+          value={filters.maxPrice}
+          aria-valuetext={`Up to ${formatPrice(filters.maxPrice)}`}
+          onChange={(e) => set('maxPrice', Number(e.target.value), true)}
           className="h-2 w-full cursor-pointer accent-black"
         />
         <div className="mt-2 flex justify-between text-sm text-gray-600">
           <span>{formatPrice(filters.minPrice)}</span>
-          <span>{formatPrice(maxPrice)}</span>
+          <span>{formatPrice(filters.maxPrice)}</span>
         </div>
       </div>
     </div>
