@@ -67,9 +67,6 @@ export function createGuestCartReads(
     }
     return product ?? undefined;
   };
-  /** Leave the read to the cart service. */
-  const pass = (): undefined => undefined;
-
   return {
     plainRead(req) {
       const url = req.url ?? '';
@@ -82,13 +79,14 @@ export function createGuestCartReads(
       return plainGuestReadId(url.slice(READ_PATH.length));
     },
 
+    // Every `undefined` leaves the read to the cart service.
     async answer(guestId) {
-      if (!catalogue()) return pass();
+      if (!catalogue()) return undefined;
       let raw: string | null;
       try {
         raw = await redis.get(guestCartKey(namespace, guestId));
       } catch {
-        return pass();
+        return undefined;
       }
       let cart: StoredCart | null = null;
       if (raw !== null) {
@@ -96,19 +94,19 @@ export function createGuestCartReads(
         try {
           parsed = parseStoredCart(raw);
         } catch {
-          return pass();
+          return undefined;
         }
-        if (!isPlainGuestCart(parsed)) return pass();
+        if (!isPlainGuestCart(parsed)) return undefined;
         cart = parsed;
       }
       // From here on nothing is awaited: the copy checked now is the copy priced from.
       const index = catalogue();
-      if (!index) return pass();
+      if (!index) return undefined;
       const priced = new Map<string, CartProduct>();
       for (const line of cart?.lines ?? []) {
         const entry = index.get(line.productId);
         const product = entry && productOf(entry);
-        if (!product) return pass();
+        if (!product) return undefined;
         priced.set(line.productId, product);
       }
       const json = JSON.stringify(pricedCart({ kind: 'guest', id: guestId }, cart, (id) => priced.get(id)));

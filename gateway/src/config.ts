@@ -164,16 +164,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     return fallback;
   };
 
-  // The catalog names its version key with the deployment's RABBITMQ_NAMESPACE; follow it unless told otherwise.
-  const catalogCachePrefix = env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '';
-  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(catalogCachePrefix)) {
-    problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
-  }
-
-  const cartNamespace = env.CART_NAMESPACE ?? env.RABBITMQ_NAMESPACE ?? '';
-  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(cartNamespace)) {
-    problems.push(`CART_NAMESPACE must be 0-100 characters of [A-Za-z0-9:._-] (got "${cartNamespace}")`);
-  }
+  // The catalog and the cart name their Redis keys with the deployment's RABBITMQ_NAMESPACE: follow it unless told
+  // otherwise (an empty value is a namespace too).
+  const namespace = (name: string): string => {
+    const value = env[name] ?? env.RABBITMQ_NAMESPACE ?? '';
+    if (!/^[A-Za-z0-9:._-]{0,100}$/.test(value))
+      problems.push(`${name} must be 0-100 characters of [A-Za-z0-9:._-] (got "${value}")`);
+    return value;
+  };
+  const catalogCachePrefix = namespace('CATALOG_CACHE_PREFIX');
+  const cartNamespace = namespace('CART_NAMESPACE');
 
   const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
