@@ -137,13 +137,12 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const cartLane =
     cartHeaders &&
     createCartLane(config, logger, {
-      agent: proxies.agent('cart'),
       securityHeaders: cartHeaders,
       compress,
       guestReads,
     });
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane(req, res)) return;
+    if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane.handle(req, res)) return;
     onRequest(req, res);
   };
 
@@ -191,6 +190,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       });
     }
     proxies.close();
+    if (cartLane) await cartLane.close();
     await catalogCache?.close();
     await closeRedis(redis);
   };

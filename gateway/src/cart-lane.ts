@@ -1,14 +1,15 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
+import { Pool } from 'undici';
 import { CART_CONTENT_TYPE } from '@shop/cart-model';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
 import type { GuestCartAnswer, GuestCartReads } from './cart-guest-reads';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
+import { UPSTREAM_IDLE_MS, UPSTREAM_MAX_SOCKETS } from './proxy';
 import { assignRequestId, logWhenDone } from './request-id';
 import { writeTogether } from './write-together';
 
@@ -16,8 +17,6 @@ import { writeTogether } from './write-together';
 const CART_PATH = '/api/cart';
 
 export interface CartLaneOptions {
-  /** The keep-alive pool to the cart service (the proxies' own, so both paths share its sockets). */
-  agent: http.Agent;
   /** The security headers every response gets, computed once (security.ts staticSecurityHeaders). */
   securityHeaders: ReadonlyArray<readonly [string, string]>;
   /**
@@ -29,8 +28,12 @@ export interface CartLaneOptions {
   guestReads?: GuestCartReads;
 }
 
-/** Forwards a request if it is the lane's (true), or leaves it to Express (false). */
-export type CartLane = (req: IncomingMessage, res: ServerResponse) => boolean;
+export interface CartLane {
+  /** Forwards a request if it is the lane's (true), or leaves it to Express (false). */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Closes the lane's connections to the cart service once their requests are answered. */
+  close(): Promise<void>;
+}
 
 /**
  * The cart's hot path: GET and POST /api/cart — a shopper's cart reads and adds — forwarded to the cart service in
@@ -39,56 +42,62 @@ export type CartLane = (req: IncomingMessage, res: ServerResponse) => boolean;
  * request id, access-log line and metrics (logWhenDone), the security headers helmet sets (precomputed), compression,
  * X-Forwarded-For/Port/Proto/Host as http-proxy's xfwd writes them, the upstream's status and headers (less
  * X-Powered-By), the proxy timeout, and a JSON 503 when cart cannot be reached. No rate limit applies to the cart.
+ * Where it differs, on purpose: the hop-by-hop headers (Connection, Keep-Alive, Transfer-Encoding) stay on their own
+ * hop — a client's `Connection: close` does not close a pooled connection to the cart, and the client is told about
+ * its own connection by the gateway, not about the gateway's by the cart.
  *
  * A request it cannot forward as simply goes to Express, which answers it as before: another method or spelling of
- * the path, HTTP/1.0, a chunked body (counted there as it streams) or a Content-Length over the body limit (413
- * there). With a Content-Length, Node's parser never passes on more than it declares, so no byte counting is needed.
+ * the path, HTTP/1.0, a chunked body (counted there as it streams), Expect or Upgrade, or a Content-Length over the
+ * body limit (413 there). With a Content-Length, Node's parser never passes on more than it declares, so no byte counting is needed.
  */
 export function createCartLane(config: GatewayConfig, logger: Logger, options: CartLaneOptions): CartLane {
-  const target = new URL(config.upstreams.cart);
-  const { agent, securityHeaders, compress, guestReads } = options;
-  const request = target.protocol === 'https:' ? https.request : http.request;
+  const { securityHeaders, compress, guestReads } = options;
+  // undici's pool rather than Node's http.request and Agent: it cost the lane a fifth less CPU per add (measured,
+  // docs/performance.md "Performance: cart"). Its timeouts play http-proxy's proxyTimeout (then the 503 below).
+  const pool = new Pool(new URL(config.upstreams.cart).origin, {
+    connections: UPSTREAM_MAX_SOCKETS,
+    // Idle sockets go before the cart drops them (undici also takes the cart's own Keep-Alive hint, less a second).
+    keepAliveTimeout: UPSTREAM_IDLE_MS,
+    keepAliveMaxTimeout: UPSTREAM_IDLE_MS,
+    headersTimeout: config.proxyTimeoutMs,
+    bodyTimeout: config.proxyTimeoutMs,
+  });
 
   const forward = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
-    const upstream = request({
-      protocol: target.protocol,
-      host: target.hostname,
-      port: target.port,
-      method: req.method,
-      path: req.url,
-      headers: req.headers,
-      agent,
-    });
-    // As http-proxy's proxyTimeout: give up on a silent upstream (then the 503 below).
-    upstream.setTimeout(config.proxyTimeoutMs, () => upstream.destroy());
-    upstream.on('error', (err: NodeJS.ErrnoException) => {
+    const failed = (err: Error & { code?: string }): void => {
       if (res.destroyed) return; // the client went away first: nobody to answer
+      if (res.headersSent) return void res.destroy(); // cut off mid-answer: the client must not take it as whole
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
       void compress(req as Request, res as Response, () => {
         if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
       });
-    });
-    upstream.on('response', (answer) => {
-      res.statusCode = answer.statusCode ?? 502;
-      if (answer.statusMessage) res.statusMessage = answer.statusMessage;
-      for (const [name, value] of Object.entries(answer.headers))
-        if (value !== undefined && name !== 'x-powered-by') res.setHeader(name, value);
-      if (!answer.headers.connection) res.setHeader('connection', req.headers.connection || 'keep-alive');
-      if (belowCompressionThreshold(answer.headers)) {
-        // All the compression middleware would do to this answer (a Vary, as for every JSON answer); sent whole, back
-        // to back with this turn's other writes.
-        res.setHeader('vary', 'Accept-Encoding');
-        readWhole(answer, (body) => writeTogether(() => res.end(body)));
-      } else void compress(req as Request, res as Response, () => answer.pipe(res));
-    });
+    };
+    const answer = new UpstreamAnswer(req, res, compress);
+    let abort: ((err?: Error) => void) | undefined;
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (!res.writableFinished) abort?.();
     });
+    const send = (body: Buffer | IncomingMessage | null): void => {
+      if (res.destroyed) return;
+      pool.dispatch(
+        { method: req.method as 'GET' | 'POST', path: req.url!, headers: forwardedHeaders(req), body },
+        {
+          onConnect: (abortRequest) => {
+            abort = abortRequest;
+            if (res.destroyed) abortRequest(); // the client went away while the request waited for a socket
+          },
+          onHeaders: (status, rawHeaders, resume) => answer.head(status, rawHeaders, resume),
+          onData: (chunk) => answer.data(chunk),
+          onComplete: () => answer.end(),
+          onError: failed,
+        },
+      );
+    };
     // The request goes out whole when small, back to back with this turn's other writes (write-together.ts).
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length === 0) writeTogether(() => upstream.end());
-    else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => writeTogether(() => upstream.end(body)));
-    else req.pipe(upstream);
+    if (length === 0) writeTogether(() => send(null));
+    else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => writeTogether(() => send(body)));
+    else send(req);
   };
 
   /**
@@ -111,7 +120,7 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     } else void compress(req as Request, res as Response, () => res.end(answer.json));
   };
 
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!isForwardable(req, config.bodyLimitBytes)) return false;
     const started = process.hrtime.bigint();
     const requestId = assignRequestId(req);
@@ -139,6 +148,8 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
         });
     return true;
   };
+
+  return { handle, close: () => pool.close() };
 }
 
 /**
@@ -147,7 +158,7 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
  */
 const WHOLE_BODY_BYTES = 16 * 1024;
 
-/** A message's whole body, once it has all arrived (its length was checked to be small). */
+/** A request's whole body, once it has all arrived (its length was checked to be small). */
 function readWhole(message: IncomingMessage, done: (body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   message.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -157,28 +168,121 @@ function readWhole(message: IncomingMessage, done: (body: Buffer) => void): void
 /** The compression middleware's default threshold: it leaves a smaller answer as it is. */
 const COMPRESSION_THRESHOLD = 1024;
 
+/** What of the cart's answer headers decides how it is passed on. */
+interface AnswerHeaders {
+  contentLength?: string;
+  contentType?: string;
+  cacheControl?: string;
+  vary?: string;
+}
+
 /**
  * A cart answer the compression middleware would only add `Vary: Accept-Encoding` to: JSON (compressible) of a
  * declared length under its threshold, with no Cache-Control (no-transform) or Vary of its own to weigh. Most cart
  * answers (a 3-line cart is ~760 bytes): for them the lane skips the middleware, whose per-response wrapping was a
  * measurable part of the lane's CPU; everything else goes through it.
  */
-function belowCompressionThreshold(headers: http.IncomingHttpHeaders): boolean {
-  const length = headers['content-length'];
+function belowCompressionThreshold(headers: AnswerHeaders): boolean {
   return (
-    length !== undefined &&
-    Number(length) < COMPRESSION_THRESHOLD &&
-    /^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '') &&
-    headers['cache-control'] === undefined &&
+    headers.contentLength !== undefined &&
+    Number(headers.contentLength) < COMPRESSION_THRESHOLD &&
+    /^application\/json\s*(;|$)/i.test(headers.contentType ?? '') &&
+    headers.cacheControl === undefined &&
     headers.vary === undefined
   );
+}
+
+/**
+ * The cart's answer passed on to the client as undici hands it over (the dispatch handler's onHeaders, onData,
+ * onComplete): its status and headers as the cart sent them (less those DROPPED_ANSWER_HEADERS), then its body — whole, back to back with this turn's other writes, when it is small
+ * enough for the compression middleware to leave alone, else streamed through that middleware.
+ */
+class UpstreamAnswer {
+  /** The body so far, when it is sent whole. */
+  private chunks?: Buffer[];
+  /** The body's way through the compression middleware, when it is streamed. */
+  private stream?: PassThrough;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly compress: RequestHandler,
+  ) {}
+
+  head(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (status < 200) return true; // an informational answer: the real one follows
+    const { req, res } = this;
+    res.statusCode = status;
+    const seen = new Set<string>();
+    const headers: AnswerHeaders = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i].toString('latin1').toLowerCase();
+      const value = rawHeaders[i + 1].toString('latin1');
+      if (DROPPED_ANSWER_HEADERS.has(name)) continue;
+      // The cart's value replaces the lane's own (its X-Request-Id is the same id); a repeated header stays repeated.
+      if (seen.has(name)) res.appendHeader(name, value);
+      else res.setHeader(name, value);
+      seen.add(name);
+      if (name in ANSWER_HEADERS) headers[ANSWER_HEADERS[name]] ??= value;
+    }
+    if (belowCompressionThreshold(headers)) {
+      // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
+      res.setHeader('vary', 'Accept-Encoding');
+      this.chunks = [];
+    } else {
+      const stream = (this.stream = new PassThrough());
+      stream.on('drain', resume);
+      void this.compress(req as Request, res as Response, () => stream.pipe(res));
+    }
+    return true;
+  }
+
+  /** False pauses the cart's answer until the client has taken what was written (undici's backpressure). */
+  data(chunk: Buffer): boolean {
+    if (this.chunks) {
+      this.chunks.push(chunk);
+      return true;
+    }
+    return this.stream!.write(chunk);
+  }
+
+  end(): void {
+    const { chunks, res } = this;
+    if (chunks) writeTogether(() => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    else this.stream!.end();
+  }
+}
+
+const ANSWER_HEADERS: Record<string, keyof AnswerHeaders> = {
+  'content-length': 'contentLength',
+  'content-type': 'contentType',
+  'cache-control': 'cacheControl',
+  vary: 'vary',
+};
+
+/**
+ * Not passed on: X-Powered-By, and the hop-by-hop headers of the lane's own connection to the cart. The gateway's
+ * server frames its answer and keeps (or closes) the client's connection by itself, as the client asked.
+ */
+const DROPPED_ANSWER_HEADERS = new Set(['x-powered-by', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * The request's headers for the cart: all of them but the hop-by-hop Connection and Keep-Alive, which are about the
+ * client's connection (the pool keeps its own alive). X-Forwarded-* were added to them already.
+ */
+function forwardedHeaders(req: IncomingMessage): IncomingHttpHeaders {
+  const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = req.headers;
+  return headers;
 }
 
 function isForwardable(req: IncomingMessage, bodyLimit: number): boolean {
   if (req.method !== 'GET' && req.method !== 'POST') return false;
   const url = req.url ?? '';
   if (!url.startsWith(CART_PATH) || (url.length > CART_PATH.length && url[CART_PATH.length] !== '?')) return false;
-  if (req.httpVersion !== '1.1' || req.headers['transfer-encoding'] !== undefined) return false;
+  const { headers } = req;
+  if (req.httpVersion !== '1.1' || headers['transfer-encoding'] !== undefined) return false;
+  // Expect and Upgrade change how the exchange goes on: the Express path's proxy deals with them.
+  if (headers.expect !== undefined || headers.upgrade !== undefined) return false;
   return Number(req.headers['content-length'] ?? 0) <= bodyLimit;
 }
 

@@ -19,8 +19,6 @@ import { matchRoute, normalisePath, type Route } from './routes';
 export interface ServiceProxies {
   /** Express middleware: proxies a request whose path is in the route table, else calls next(). */
   handler: RequestHandler;
-  /** The keep-alive pool to a service (for a lane that forwards in front of Express: cart-lane.ts). */
-  agent(service: ServiceName): http.Agent;
   /** Drops the keep-alive connections to the upstreams. */
   close(): void;
 }
@@ -30,6 +28,8 @@ export interface ServiceProxies {
  * connections 65 s): a socket the service closes while idle in the pool races the next request sent on it.
  */
 export const UPSTREAM_IDLE_MS = 60_000;
+/** At most this many connections to one service at once (more requests wait for one). */
+export const UPSTREAM_MAX_SOCKETS = 512;
 
 export const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 
@@ -58,7 +58,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
     const AgentClass = target.startsWith('https:') ? https.Agent : http.Agent;
     const agent = new AgentClass({
       keepAlive: true,
-      maxSockets: 512,
+      maxSockets: UPSTREAM_MAX_SOCKETS,
       maxFreeSockets: 64,
       scheduling: 'lifo',
       timeout: UPSTREAM_IDLE_MS,
@@ -133,7 +133,6 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
 
   return {
     handler,
-    agent: (service) => agents[service],
     close: () => Object.values(agents).forEach((agent) => agent.destroy()),
   };
 }

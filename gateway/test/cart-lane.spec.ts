@@ -44,6 +44,15 @@ const PER_REQUEST = new Set(['date', 'x-request-id']);
 const stable = (headers: http.IncomingHttpHeaders | Recorded['headers']) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_REQUEST.has(name)));
 
+/**
+ * What cart saw, less Connection: the Express path's proxy passes on the client's (this client's is `close`), while
+ * the lane keeps its own connections to cart alive whatever the client's hop does (a test below).
+ */
+const stableSeen = (headers: Recorded['headers']) => {
+  const { connection: _hop, ...rest } = stable(headers);
+  return rest;
+};
+
 /** Express's own entry point (app.handle: in its runtime, not in its types), to tell which path answered. */
 const spyOnExpress = (gw: { gateway: { app: unknown } }): jest.SpyInstance =>
   jest.spyOn(gw.gateway.app as { handle: (...args: unknown[]) => void }, 'handle');
@@ -99,7 +108,7 @@ describe('the cart lane', () => {
     expect(lane.seen.headers['x-forwarded-port']).toBe('8443');
     expect(lane.seen.headers['x-forwarded-proto']).toBe('http');
     expect(lane.seen.headers['x-forwarded-host']).toBe('shop.example:8443');
-    expect(stable(lane.seen.headers)).toEqual(stable(full.seen.headers));
+    expect(stableSeen(lane.seen.headers)).toEqual(stableSeen(full.seen.headers));
 
     expect(lane.res.status).toBe(200);
     expect(lane.res.headers['x-powered-by']).toBeUndefined();
@@ -115,8 +124,39 @@ describe('the cart lane', () => {
     expect(lane.seen.body.toString()).toBe(body);
     expect(lane.res.status).toBe(201);
     expect(JSON.parse(lane.res.body.toString()).bodyLength).toBe(body.length);
-    expect(stable(lane.seen.headers)).toEqual(stable(full.seen.headers));
+    expect(stableSeen(lane.seen.headers)).toEqual(stableSeen(full.seen.headers));
     expect(stable(lane.res.headers)).toEqual(stable(full.res.headers));
+  });
+
+  it("keeps its connection to cart alive and answers the client's own Connection as asked", async () => {
+    const closing = await both({ query: '?guestId=guest_1' });
+    expect(closing.lane.seen.headers.connection).toBe('keep-alive');
+    expect(closing.full.seen.headers.connection).toBe('close');
+    expect(closing.lane.res.headers.connection).toBe('close');
+    expect(closing.lane.res.headers['keep-alive']).toBeUndefined();
+
+    // A client that keeps its connection: two requests on one socket, both answered, and told so by the gateway.
+    express.mockClear();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+          const req = http.get(`${gw.url}/api/cart?guestId=guest_1`, { agent }, resolve);
+          req.on('socket', (socket) => sockets.add(socket));
+          req.on('error', reject);
+        });
+        res.resume();
+        await new Promise((resolve) => res.on('end', resolve));
+        expect(res.statusCode).toBe(200);
+        expect(res.headers.connection).toBe('keep-alive');
+        expect(res.headers['keep-alive']).toBe('timeout=65'); // the gateway's own, not the stand-in cart's (5 s)
+      }
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+    expect(express.mock.calls).toHaveLength(0);
   });
 
   it("keeps the client's request id (sent on to cart and back), or makes one", async () => {
