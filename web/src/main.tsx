@@ -2,6 +2,7 @@
 // one module graph is one task, however large: React DOM, the router, Redux Toolkit, axios and the shell were one
 // task of ~130 ms on a phone's CPU (Lighthouse's 4× slowdown), right after the first paint of a prerendered page.
 // Both chunks are preloaded by every page's HTML (web/prerender.mjs), so the steps do not wait for the network.
+import { startFailed } from '@/lib/reload';
 import { nextTask } from '@/lib/tasks';
 import './index.css';
 
@@ -13,4 +14,5 @@ async function start() {
   await boot(reactDom);
 }
 
-void start();
+// A chunk that did not load (a deploy in between, the network) must not leave a page that silently does nothing.
+start().catch((error: unknown) => startFailed(error));

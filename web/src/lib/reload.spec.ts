@@ -1,4 +1,4 @@
-import { reloadForNewBuild, type ReloadDeps } from './lazyPage';
+import { reloadForNewBuild, startFailed, START_FAILED_MESSAGE, type ReloadDeps } from './reload';
 
 function aBrowser(start = 1_000_000) {
   const stored = new Map<string, string>();
@@ -39,5 +39,35 @@ describe('a page whose chunk a deploy removed', () => {
     browser.clock += 60_000;
     await expect(settled(reloadForNewBuild(gone, browser))).resolves.toBe('pending');
     expect(browser.reloads).toBe(2);
+  });
+});
+
+describe('the shop whose own code failed to load (main.tsx)', () => {
+  beforeEach(() => {
+    document.body.innerHTML = '<main><a href="/collections/all">Shop all</a></main>';
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const alerts = () => Array.from(document.querySelectorAll('[role="alert"]')).map((el) => el.textContent);
+
+  it('reloads once into the new build, showing nothing meanwhile', async () => {
+    const browser = aBrowser();
+    await expect(settled(startFailed(gone, browser))).resolves.toBe('pending');
+    expect(browser.reloads).toBe(1);
+    expect(alerts()).toEqual([]);
+  });
+
+  it('says so at the top of the page, once, when the reload just tried did not help; the page stays', async () => {
+    const browser = aBrowser();
+    void startFailed(gone, browser);
+    browser.clock += 5_000;
+    await startFailed(gone, browser);
+    await startFailed(gone, browser);
+    expect(browser.reloads).toBe(1);
+    expect(alerts()).toEqual([START_FAILED_MESSAGE]);
+    expect(document.body.firstElementChild?.getAttribute('role')).toBe('alert');
+    expect(document.querySelector('main a')?.getAttribute('href')).toBe('/collections/all');
+    expect(console.error).toHaveBeenCalledWith('The shop could not start:', gone);
   });
 });
