@@ -1,4 +1,5 @@
 export * from './auth/auth.guard';
+export * from './auth/jwt-secret';
 export * from './auth/token-revocations';
 export * from './bootstrap/create-service-app';
 export * from './bootstrap/in-front-of-express';

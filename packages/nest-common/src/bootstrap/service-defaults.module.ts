@@ -4,6 +4,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import type { ServiceName } from '@shop/contracts';
 import { JwtAuthGuard } from '../auth/auth.guard';
+import { jwtSecretKey } from '../auth/jwt-secret';
 import { TokenRevocations } from '../auth/token-revocations';
 import { ServiceConfig } from '../config/service-config';
 import { ServiceConfigModule } from '../config/service-config.module';
@@ -73,7 +74,8 @@ export class ServiceDefaultsModule {
           imports: [configModule],
           inject: [ServiceConfig],
           useFactory: (config: ServiceConfig) => ({
-            secret: config.JWT_SECRET,
+            // A key object rather than the string: 0.6 ms less CPU per token verified or signed (jwt-secret.ts).
+            secret: jwtSecretKey(config.JWT_SECRET),
             signOptions: { algorithm: 'HS256', expiresIn: config.JWT_TTL_SECONDS },
             verifyOptions: { algorithms: ['HS256'] },
           }),
