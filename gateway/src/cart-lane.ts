@@ -48,7 +48,8 @@ export interface CartLane {
  *
  * A request it cannot forward as simply goes to Express, which answers it as before: another method or spelling of
  * the path, HTTP/1.0, a chunked body (counted there as it streams), Expect or Upgrade, or a Content-Length over the
- * body limit (413 there). With a Content-Length, Node's parser never passes on more than it declares, so no byte counting is needed.
+ * body limit (413 there). With a Content-Length, Node's parser never passes on more than it declares, so no byte
+ * counting is needed.
  */
 export function createCartLane(config: GatewayConfig, logger: Logger, options: CartLaneOptions): CartLane {
   const { securityHeaders, compress, guestReads } = options;
@@ -66,8 +67,8 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
   const forward = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
     const failed = (err: Error & { code?: string }): void => {
       if (res.destroyed) return; // the client went away first: nobody to answer
-      if (res.headersSent) return void res.destroy(); // cut off mid-answer: the client must not take it as whole
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
+      if (res.headersSent) return void res.destroy(); // cut off mid-answer: the client must not take it as whole
       void compress(req as Request, res as Response, () => {
         if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
       });
@@ -86,7 +87,7 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
             abort = abortRequest;
             if (res.destroyed) abortRequest(); // the client went away while the request waited for a socket
           },
-          onHeaders: (status, rawHeaders, resume) => answer.head(status, rawHeaders, resume),
+          onHeaders: (status, rawHeaders, resume, statusText) => answer.head(status, statusText, rawHeaders, resume),
           onData: (chunk) => answer.data(chunk),
           onComplete: () => answer.end(),
           onError: failed,
@@ -194,8 +195,9 @@ function belowCompressionThreshold(headers: AnswerHeaders): boolean {
 
 /**
  * The cart's answer passed on to the client as undici hands it over (the dispatch handler's onHeaders, onData,
- * onComplete): its status and headers as the cart sent them (less those DROPPED_ANSWER_HEADERS), then its body — whole, back to back with this turn's other writes, when it is small
- * enough for the compression middleware to leave alone, else streamed through that middleware.
+ * onComplete): its status and headers as the cart sent them (less DROPPED_ANSWER_HEADERS), then its body — whole,
+ * back to back with this turn's other writes, when it is small enough for the compression middleware to leave alone,
+ * else streamed through that middleware.
  */
 class UpstreamAnswer {
   /** The body so far, when it is sent whole. */
@@ -209,10 +211,11 @@ class UpstreamAnswer {
     private readonly compress: RequestHandler,
   ) {}
 
-  head(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  head(status: number, statusText: string, rawHeaders: Buffer[], resume: () => void): boolean {
     if (status < 200) return true; // an informational answer: the real one follows
     const { req, res } = this;
     res.statusCode = status;
+    if (statusText) res.statusMessage = statusText;
     const seen = new Set<string>();
     const headers: AnswerHeaders = {};
     for (let i = 0; i < rawHeaders.length; i += 2) {
