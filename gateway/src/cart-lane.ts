@@ -69,9 +69,14 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
       if (res.destroyed) return; // the client went away first: nobody to answer
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
       if (res.headersSent) return void res.destroy(); // cut off mid-answer: the client must not take it as whole
-      void compress(req as Request, res as Response, () => {
+      // An answer cut off before anything was sent: none of its headers go with the 503, which goes through the
+      // compression middleware once, as every answer does.
+      const compressing = answer.discard();
+      const reply = (): void => {
         if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
-      });
+      };
+      if (compressing) reply();
+      else void compress(req as Request, res as Response, reply);
     };
     const answer = new UpstreamAnswer(req, res, compress);
     let abort: ((err?: Error) => void) | undefined;
@@ -204,6 +209,8 @@ class UpstreamAnswer {
   private chunks?: Buffer[];
   /** The body's way through the compression middleware, when it is streamed. */
   private stream?: PassThrough;
+  /** The headers set on the response from the cart's answer. */
+  private readonly staged = new Set<string>();
 
   constructor(
     private readonly req: IncomingMessage,
@@ -216,21 +223,22 @@ class UpstreamAnswer {
     const { req, res } = this;
     res.statusCode = status;
     if (statusText) res.statusMessage = statusText;
-    const seen = new Set<string>();
+    const { staged } = this;
     const headers: AnswerHeaders = {};
     for (let i = 0; i < rawHeaders.length; i += 2) {
       const name = rawHeaders[i].toString('latin1').toLowerCase();
       const value = rawHeaders[i + 1].toString('latin1');
       if (DROPPED_ANSWER_HEADERS.has(name)) continue;
       // The cart's value replaces the lane's own (its X-Request-Id is the same id); a repeated header stays repeated.
-      if (seen.has(name)) res.appendHeader(name, value);
+      if (staged.has(name)) res.appendHeader(name, value);
       else res.setHeader(name, value);
-      seen.add(name);
+      staged.add(name);
       if (name in ANSWER_HEADERS) headers[ANSWER_HEADERS[name]] ??= value;
     }
     if (belowCompressionThreshold(headers)) {
       // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
       res.setHeader('vary', 'Accept-Encoding');
+      staged.add('vary');
       this.chunks = [];
     } else {
       const stream = (this.stream = new PassThrough());
@@ -247,6 +255,19 @@ class UpstreamAnswer {
       return true;
     }
     return this.stream!.write(chunk);
+  }
+
+  /**
+   * Takes back an answer that will not be sent after all (nothing of it was): its headers (the cart's ETag on a
+   * 503…) and its body. True when the compression middleware already wraps the response.
+   */
+  discard(): boolean {
+    for (const name of this.staged) this.res.removeHeader(name);
+    this.staged.clear();
+    this.res.statusMessage = ''; // the status's own text, not the cart's
+    this.chunks = undefined;
+    this.stream?.unpipe(this.res);
+    return this.stream !== undefined;
   }
 
   end(): void {

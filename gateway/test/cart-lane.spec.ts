@@ -250,3 +250,53 @@ describe('the cart lane when cart hangs', () => {
     expect(res.body.equals(full.body)).toBe(true);
   });
 });
+
+describe('the cart lane when cart cuts its answer off', () => {
+  let cart: Upstream;
+  let gw: Running;
+
+  /** `?declared=N&sent=M`: an answer that declares N bytes of JSON, sends M of them, then drops the connection. */
+  const cutOff: Parameters<typeof startUpstream>[1] = (req, res) => {
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const declared = Number(query.get('declared'));
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(declared),
+      ETag: 'W/"cut-off"',
+    });
+    res.flushHeaders();
+    const sent = Number(query.get('sent'));
+    if (sent > 0) res.write(Buffer.alloc(sent, 0x20));
+    setTimeout(() => res.socket?.destroy(), 50);
+  };
+
+  beforeAll(async () => {
+    cart = await startUpstream('cart', cutOff);
+    gw = await startGateway(testConfig({ cart }));
+  });
+  afterAll(async () => {
+    await gw.close();
+    await cart.close();
+  });
+
+  it.each([
+    ['a small answer, part of it sent (it is sent whole, so nothing of it left yet)', '?declared=500&sent=100'],
+    ['a large answer, nothing of its body sent yet', '?declared=5000&sent=0'],
+  ])('answers the JSON 503 for %s, without any of the cut answer’s headers', async (_what, query) => {
+    const res = await rawRequest(gw.url, { path: `/api/cart${query}` });
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.body.toString())).toEqual({ message: 'Cart service is unavailable', statusCode: 503 });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('drops the client’s connection when part of the body was already on its way (never a short body taken as whole)', async () => {
+    const res = await fetch(`${gw.url}/api/cart?declared=5000&sent=2000`);
+    expect(res.status).toBe(200);
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    // The gateway is still up and answering.
+    const again = await rawRequest(gw.url, { path: '/api/cart?declared=500&sent=0' });
+    expect(again.status).toBe(503);
+  });
+});
