@@ -53,8 +53,8 @@ export interface CartLane {
  */
 export function createCartLane(config: GatewayConfig, logger: Logger, options: CartLaneOptions): CartLane {
   const { securityHeaders, compress, guestReads } = options;
-  // undici's pool rather than Node's http.request and Agent: it cost the lane a fifth less CPU per add (measured,
-  // docs/performance.md "Performance: cart"). Its timeouts play http-proxy's proxyTimeout (then the 503 below).
+  // undici's pool rather than Node's http.request and Agent: it cost the gateway a fifth less CPU per add alone, a
+  // tenth in the whole stack (docs/performance.md "Performance: cart"). Its timeouts play http-proxy's proxyTimeout (then the 503 below).
   const pool = new Pool(new URL(config.upstreams.cart).origin, {
     connections: UPSTREAM_MAX_SOCKETS,
     // Idle sockets go before the cart drops them (undici also takes the cart's own Keep-Alive hint, less a second).
