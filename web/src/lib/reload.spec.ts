@@ -58,6 +58,16 @@ describe('the shop whose own code failed to load (main.tsx)', () => {
     expect(alerts()).toEqual([]);
   });
 
+  it('says so at once in a browser that blocks session storage (no reload it could not count)', async () => {
+    const browser = aBrowser();
+    browser.storage.getItem = () => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    };
+    await startFailed(gone, browser);
+    expect(browser.reloads).toBe(0);
+    expect(alerts()).toEqual([START_FAILED_MESSAGE]);
+  });
+
   it('says so at the top of the page, once, when the reload just tried did not help; the page stays', async () => {
     const browser = aBrowser();
     void startFailed(gone, browser);

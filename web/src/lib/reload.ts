@@ -37,8 +37,14 @@ export const START_FAILED_MESSAGE = 'The shop could not load. Check your connect
  * respond (no cart, no buttons; its links still work). Reload once into the current build; when that was just tried,
  * say so at the top of the page instead of leaving a page that silently does nothing.
  */
-export function startFailed(error: unknown, deps: ReloadDeps = browser(), doc: Document = document): Promise<void> {
-  return reloadForNewBuild(error, deps).catch(() => {
+export function startFailed(error: unknown, deps?: ReloadDeps, doc: Document = document): Promise<void> {
+  let reloading: Promise<never>;
+  try {
+    reloading = reloadForNewBuild(error, deps ?? browser());
+  } catch {
+    reloading = Promise.reject(error); // no session storage (a browser that blocks it): no reload, say so at once
+  }
+  return reloading.catch(() => {
     console.error('The shop could not start:', error);
     if (doc.getElementById(START_FAILED_ID)) return;
     const banner = doc.createElement('p');
