@@ -233,7 +233,8 @@ class UpstreamAnswer {
       if (staged.has(name)) res.appendHeader(name, value);
       else res.setHeader(name, value);
       staged.add(name);
-      if (name in ANSWER_HEADERS) headers[ANSWER_HEADERS[name]] ??= value;
+      const field = ANSWER_HEADERS.get(name);
+      if (field) headers[field] ??= value;
     }
     if (belowCompressionThreshold(headers)) {
       // All the compression middleware would do to this answer (a Vary, as for every JSON answer).
@@ -277,12 +278,12 @@ class UpstreamAnswer {
   }
 }
 
-const ANSWER_HEADERS: Record<string, keyof AnswerHeaders> = {
-  'content-length': 'contentLength',
-  'content-type': 'contentType',
-  'cache-control': 'cacheControl',
-  vary: 'vary',
-};
+const ANSWER_HEADERS = new Map<string, keyof AnswerHeaders>([
+  ['content-length', 'contentLength'],
+  ['content-type', 'contentType'],
+  ['cache-control', 'cacheControl'],
+  ['vary', 'vary'],
+]);
 
 /**
  * Not passed on: X-Powered-By, and the hop-by-hop headers of the lane's own connection to the cart. The gateway's
