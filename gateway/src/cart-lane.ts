@@ -220,10 +220,9 @@ class UpstreamAnswer {
 
   head(status: number, statusText: string, rawHeaders: Buffer[], resume: () => void): boolean {
     if (status < 200) return true; // an informational answer: the real one follows
-    const { req, res } = this;
+    const { req, res, staged } = this;
     res.statusCode = status;
     if (statusText) res.statusMessage = statusText;
-    const { staged } = this;
     const headers: AnswerHeaders = {};
     for (let i = 0; i < rawHeaders.length; i += 2) {
       const name = rawHeaders[i].toString('latin1').toLowerCase();
