@@ -77,8 +77,12 @@ export class DeadLetters {
       }
       return seen.map(describe);
     } finally {
-      // Unacked gets go back in their original order.
-      if (seen.length) this.channel.nackAll(true);
+      if (seen.length) {
+        // Unacked gets go back in their original order. A nack has no reply: the next call on this channel is one
+        // the broker answers only after handling it, so the letters are back when list() returns.
+        this.channel.nackAll(true);
+        await this.channel.checkQueue(dlq);
+      }
     }
   }
 
