@@ -164,6 +164,9 @@ describe('catalogue cache in the gateway', () => {
     );
     redisDown = await startGateway(testConfig({ catalog }, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` }));
     off = await startGateway(testConfig({ catalog }, { CATALOG_CACHE: 'off' }));
+    // start() waits 2 s for the version and then serves anyway (bypassing the cache); a busy CI box can take longer.
+    for (const cache of [gw.cache, polled.gateway.catalogCache!, small.gateway.catalogCache!])
+      expect(await cache.whenArmed(10_000)).toBe(true);
   });
 
   afterAll(async () => {
