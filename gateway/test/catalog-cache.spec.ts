@@ -586,6 +586,30 @@ describe('catalogue cache in the gateway', () => {
     }
   });
 
+  it('logs a catalog not answering yet at boot as info, and warns once it still is not at the retry', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const early = createGateway(testConfig({ catalog: `http://127.0.0.1:${await closedPort()}` }), {
+      logger: pino({ level: 'info' }, sink),
+    });
+    await early.start();
+    try {
+      const about = (text: string) => lines.filter((l) => l.msg.startsWith(text));
+      await until(() => about('catalogue copy not loaded yet').length > 0, 5000);
+      expect(about('catalogue copy not loaded yet')[0].level).toBe(30); // info
+      expect(about('catalogue copy not current')).toEqual([]);
+      await until(() => about('catalogue copy not current').length > 0, 5000); // the retry, a second later
+      expect(about('catalogue copy not current')[0].level).toBe(40); // warn
+    } finally {
+      await early.close(1000);
+    }
+  });
+
   it('with CATALOG_CACHE=off every read reaches the catalog', async () => {
     const path = '/api/products?t=off';
     for (let i = 0; i < 2; i++) {

@@ -172,7 +172,10 @@ export function createCatalogueCopy(
     const failed = (why: string): void => {
       failures += 1;
       lastSeen = undefined; // the next try catches up with whatever the version is then
-      warn(() => logger.warn({ why }, 'catalogue copy not current: reads go to the cache and the catalog'));
+      // At boot the catalog is often still starting: a first miss before any copy was loaded is not yet a warning.
+      if (!replica.index && failures === 1)
+        logger.info({ why }, 'catalogue copy not loaded yet (catalog starting?): retrying in 1 s');
+      else warn(() => logger.warn({ why }, 'catalogue copy not current: reads go to the cache and the catalog'));
       if (closed) return;
       retry = setTimeout(sync, RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
       retry.unref();
