@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import { REDIS, RedisCloser, redisProvider, type RedisClientOptions } from '../redis/redis.provider';
 import { namespacedExchange } from '../rpc/rpc-names';
 import { RpcContextInterceptor } from '../rpc/rpc-server';
-import type { Connection } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -54,6 +54,10 @@ export class ServiceDefaultsModule {
           useFactory: (config: ServiceConfig) => {
             // A connection closing while a command is being written must fail it, not hang the driver's monitor.
             installDriverCloseGuard();
+            // Mongoose keeps each query's stack as a string (`new Error().stack`) only to explain a "Query was
+            // already executed" error: a stack formatted per query, about a fifth of a findOne's client CPU
+            // (docs/performance.md "Performance: mongoose queries"). Our queries run once, by await.
+            mongoose.set('skipOriginalStackTraces', true);
             return {
               uri: config.MONGO_URI,
               // A request that needs the database answers 503 within a few seconds when it is away or hung,
