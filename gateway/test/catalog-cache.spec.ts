@@ -36,6 +36,17 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<numbe
   return Date.now() - started;
 }
 
+/** A pino logger at info whose lines, parsed, land in `lines`. */
+function capturingLogger(lines: Array<Record<string, unknown>>): pino.Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return pino({ level: 'info' }, sink);
+}
+
 /** A TCP hop in front of the real Redis that a test can cut and restore (a Redis outage, for the gateway). */
 async function startRedisHop(): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
@@ -136,15 +147,9 @@ describe('catalogue cache in the gateway', () => {
     prefixes.push(prefix, pollPrefix, smallPrefix);
     await redis.set(`${prefix}catalog:version`, '41'); // as if the catalog had been running for a while
 
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-        done();
-      },
-    });
     const main = createGateway(
       testConfig({ catalog }, { CATALOG_CACHE_PREFIX: prefix, CATALOG_VERSION_POLL_MS: '3600000' }),
-      { logger: pino({ level: 'info' }, sink) },
+      { logger: capturingLogger(logLines) },
     );
     const { url } = await main.start();
     gw = { url, close: () => main.close(1000), cache: main.catalogCache! };
@@ -587,19 +592,13 @@ describe('catalogue cache in the gateway', () => {
   });
 
   it('logs a catalog not answering yet at boot as info, and warns once it still is not at the retry', async () => {
-    const lines: Array<{ level: number; msg: string }> = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const lines: Array<Record<string, unknown>> = [];
     const early = createGateway(testConfig({ catalog: `http://127.0.0.1:${await closedPort()}` }), {
-      logger: pino({ level: 'info' }, sink),
+      logger: capturingLogger(lines),
     });
     await early.start();
     try {
-      const about = (text: string) => lines.filter((l) => l.msg.startsWith(text));
+      const about = (text: string) => lines.filter((l) => String(l.msg).startsWith(text));
       await until(() => about('catalogue copy not loaded yet').length > 0, 5000);
       expect(about('catalogue copy not loaded yet')[0].level).toBe(30); // info
       expect(about('catalogue copy not current')).toEqual([]);
