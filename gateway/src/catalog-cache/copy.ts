@@ -24,6 +24,8 @@ const SNAPSHOT_PATH = '/internal/catalogue';
 const IDS_PER_REQUEST = 500;
 /** Waits after a failed load before the next (doubling up to the last), unless the version moves first. */
 const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
+/** Failed loads before any copy was loaded that are expected at boot (the catalog starting too): 8 s of tries. */
+const BOOT_TRIES = 3;
 
 export interface CatalogueCopy {
   /**
@@ -172,12 +174,13 @@ export function createCatalogueCopy(
     const failed = (why: string): void => {
       failures += 1;
       lastSeen = undefined; // the next try catches up with whatever the version is then
-      // At boot the catalog is often still starting: a first miss before any copy was loaded is not yet a warning.
-      if (!replica.index && failures === 1)
-        logger.info({ why }, 'catalogue copy not loaded yet (catalog starting?): retrying in 1 s');
+      const waitMs = RETRY_MS[Math.min(failures, RETRY_MS.length) - 1];
+      // At boot the catalog is often still starting: the first misses before any copy was loaded are no warning.
+      if (!replica.index && failures <= BOOT_TRIES)
+        logger.info({ why }, `catalogue copy not loaded yet (catalog starting?): retrying in ${waitMs / 1000} s`);
       else warn(() => logger.warn({ why }, 'catalogue copy not current: reads go to the cache and the catalog'));
       if (closed) return;
-      retry = setTimeout(sync, RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+      retry = setTimeout(sync, waitMs);
       retry.unref();
     };
     replica
