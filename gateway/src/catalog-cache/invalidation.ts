@@ -16,6 +16,9 @@ export interface VersionFollower {
   close(): Promise<void>;
 }
 
+/** How soon a failed read of the version is tried again (or pollMs, when shorter). */
+const RETRY_MS = 250;
+
 /**
  * Follows the catalog's version: the counter `<prefix>catalog:version` in Redis and the channel of the same
  * name, on which the catalog PUBLISHes `<version>` after a change that may affect any response, or
@@ -24,7 +27,8 @@ export interface VersionFollower {
  *
  * A keyed message for the very next version purges those keys; any other new version drops everything (a message
  * was missed, or it named no keys). We subscribe on a dedicated connection and also read the counter on every
- * (re)subscribe and every `pollMs` (lost messages); a version read that way drops everything when it differs.
+ * (re)subscribe and every `pollMs` (lost messages), and again 250 ms after a failed read; a version read that way
+ * drops everything when it differs.
  * While Redis is unreachable no version is known, and the cache proxies every read: correctness over speed.
  */
 export function followCatalogVersion(
@@ -75,6 +79,7 @@ export function followCatalogVersion(
     warnRedis(() => logger.warn({ reason }, 'catalog cache disarmed: proxying every catalogue read'));
   };
 
+  let retry: NodeJS.Timeout | undefined;
   const readVersion = async (source: string): Promise<void> => {
     if (!subscribed) return;
     const asOf = subscription;
@@ -82,7 +87,17 @@ export function followCatalogVersion(
       const value = (await redis.get(versionKey)) ?? '0';
       if (asOf === subscription && subscribed && !closed) setVersion(value, source);
     } catch (err) {
-      if (asOf === subscription) disarm(`version unreadable: ${(err as Error).message}`);
+      if (asOf !== subscription) return;
+      disarm(`version unreadable: ${(err as Error).message}`);
+      // Refused (the main client, which has no offline queue, not ready yet: the subscriber can be first) or timed
+      // out: try again soon rather than at the next poll, which may be far off.
+      retry ??= setTimeout(
+        () => {
+          retry = undefined;
+          void readVersion('retry');
+        },
+        Math.min(RETRY_MS, options.pollMs),
+      ).unref();
     }
   };
 
@@ -140,6 +155,7 @@ export function followCatalogVersion(
     async close() {
       closed = true;
       clearInterval(poll);
+      clearTimeout(retry);
       armedWaiters.forEach((wake) => wake());
       subscribed = false;
       disarm('closing'); // quiet: closed is set
