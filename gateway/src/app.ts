@@ -7,12 +7,15 @@ import { REQUEST_ID_HEADER } from '@shop/contracts';
 // The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
 import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
 import { apiDocs } from './api-docs/index';
+import { createGuestCartAdds } from './cart-guest-adds';
 import { createGuestCartReads } from './cart-guest-reads';
 import { createCartLane } from './cart-lane';
+import { cartProductsOfCatalogue } from './cart-products';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
 import { createLogger, type Logger } from './logger';
+import { cartsWritten } from './metrics';
 import { createProductPages } from './product-page';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
@@ -129,10 +132,24 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   // The cart lane (cart-lane.ts): a shopper's cart reads and adds forwarded before Express and the catalogue's lane.
   const cartHeaders = staticSecurityHeaders(security);
-  // Plain guest cart reads answered from Redis and the catalogue copy (cart-guest-reads.ts), when both are at hand.
+  // Plain guest cart reads and adds answered from Redis and the catalogue copy (cart-guest-reads.ts,
+  // cart-guest-adds.ts), when both are at hand.
+  const catalogue = () => catalogCache?.currentCatalogue();
+  const cartProducts = cartProductsOfCatalogue();
+  const { namespace } = config.cartGuestReads;
   const guestReads =
     catalogCache && config.cartGuestReads.enabled
-      ? createGuestCartReads(redis, config.cartGuestReads.namespace, () => catalogCache.currentCatalogue())
+      ? createGuestCartReads(redis, namespace, catalogue, cartProducts)
+      : undefined;
+  const guestAdds =
+    catalogCache && config.cartGuestAdds.enabled
+      ? createGuestCartAdds(
+          redis,
+          { namespace, ttlSeconds: config.cartGuestAdds.ttlSeconds },
+          catalogue,
+          cartProducts,
+          () => cartsWritten.inc({ owner: 'guest' }),
+        )
       : undefined;
   const cartLane =
     cartHeaders &&
@@ -140,6 +157,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       securityHeaders: cartHeaders,
       compress,
       guestReads,
+      guestAdds,
     });
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane.handle(req, res)) return;

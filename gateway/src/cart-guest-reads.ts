@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import {
-  cartProductOfProductJson,
   guestCartKey,
   isPlainGuestCart,
   parseStoredCart,
@@ -12,8 +11,9 @@ import {
   type StoredCart,
 } from '@shop/cart-model';
 import type { CatalogueEntry, CatalogueIndex } from '@shop/catalog-read-model';
+import type { CartCatalogueProduct } from './cart-products';
 
-/** A guest cart read the gateway answered itself: the JSON and its ETag, as the cart service would send them. */
+/** A guest cart answer the gateway made itself: the JSON and its ETag, as the cart service would send them. */
 export interface GuestCartAnswer {
   json: string;
   etag: string;
@@ -50,23 +50,8 @@ export function createGuestCartReads(
   redis: Redis,
   namespace: string,
   catalogue: () => CatalogueIndex | undefined,
+  productOf: (entry: CatalogueEntry | undefined) => CartCatalogueProduct | undefined,
 ): GuestCartReads {
-  /** A product's pricing fields, read once per version of its bytes (a stock write gives it new bytes). */
-  const products = new WeakMap<Buffer, CartProduct | null>();
-  const productOf = (entry: CatalogueEntry): CartProduct | undefined => {
-    let product = products.get(entry.body);
-    if (product === undefined) {
-      let json: unknown;
-      try {
-        json = JSON.parse(entry.body.toString('utf8'));
-      } catch {
-        json = undefined;
-      }
-      product = cartProductOfProductJson(json, entry.pricePence) ?? null;
-      products.set(entry.body, product);
-    }
-    return product ?? undefined;
-  };
   return {
     plainRead(req) {
       const url = req.url ?? '';
@@ -104,10 +89,9 @@ export function createGuestCartReads(
       if (!index) return undefined;
       const priced = new Map<string, CartProduct>();
       for (const line of cart?.lines ?? []) {
-        const entry = index.get(line.productId);
-        const product = entry && productOf(entry);
+        const product = productOf(index.get(line.productId));
         if (!product) return undefined;
-        priced.set(line.productId, product);
+        priced.set(line.productId, product.priced);
       }
       const json = JSON.stringify(pricedCart({ kind: 'guest', id: guestId }, cart, (id) => priced.get(id)));
       return { json, etag: weakEtagOf(json) };

@@ -5,6 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Pool } from 'undici';
 import { CART_CONTENT_TYPE } from '@shop/cart-model';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
+import { AddOutcomeUnknown, type GuestAddAnswer, type GuestCartAdds } from './cart-guest-adds';
 import type { GuestCartAnswer, GuestCartReads } from './cart-guest-reads';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError, unavailableMessage } from './errors';
@@ -26,6 +27,8 @@ export interface CartLaneOptions {
   compress: RequestHandler;
   /** Plain guest cart reads answered here (cart-guest-reads.ts), when on: else every read is forwarded. */
   guestReads?: GuestCartReads;
+  /** Plain guest adds carried out here (cart-guest-adds.ts), when on: else every add is forwarded. */
+  guestAdds?: GuestCartAdds;
 }
 
 export interface CartLane {
@@ -52,7 +55,7 @@ export interface CartLane {
  * counting is needed.
  */
 export function createCartLane(config: GatewayConfig, logger: Logger, options: CartLaneOptions): CartLane {
-  const { securityHeaders, compress, guestReads } = options;
+  const { securityHeaders, compress, guestReads, guestAdds } = options;
   // undici's pool rather than Node's http.request and Agent: it cost the gateway a fifth less CPU per add alone, a
   // tenth in the whole stack (docs/performance.md "Performance: cart"). Its timeouts play http-proxy's proxyTimeout (then the 503 below).
   const pool = new Pool(new URL(config.upstreams.cart).origin, {
@@ -64,7 +67,8 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     bodyTimeout: config.proxyTimeoutMs,
   });
 
-  const forward = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
+  /** Forwards the request to the cart service; `body`: its body, when it was read already. */
+  const forward = (req: IncomingMessage, res: ServerResponse, requestId: string, body?: Buffer): void => {
     const failed = (err: Error & { code?: string }): void => {
       if (res.destroyed) return; // the client went away first: nobody to answer
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
@@ -101,22 +105,27 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     };
     // The request goes out whole when small, back to back with this turn's other writes (write-together.ts).
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length === 0) writeTogether(() => send(null));
+    if (body) writeTogether(() => send(body));
+    else if (length === 0) writeTogether(() => send(null));
     else if (length <= WHOLE_BODY_BYTES) readWhole(req, (body) => writeTogether(() => send(body)));
     else send(req);
   };
 
   /**
-   * A guest read answered here: the headers the cart service sends with it (its JSON's type, ETag and length), and
-   * what the compression middleware makes of them, as for a forwarded answer (the security headers, request id and
-   * access line are already on their way).
+   * A guest read or add answered here: the headers the cart service sends with it (its JSON's type, ETag and length),
+   * and what the compression middleware makes of them, as for a forwarded answer (the security headers, request id
+   * and access line are already on their way).
    */
-  const answerHere = (req: IncomingMessage, res: ServerResponse, answer: GuestCartAnswer): void => {
+  const answerHere = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: GuestCartAnswer & Partial<GuestAddAnswer>,
+  ): void => {
     if (res.destroyed) return;
-    // The access line: no upstream asked; answered from the gateway's memory (and one Redis read).
+    // The access line: no upstream asked; answered by the gateway (its catalogue copy and the cart's Redis).
     (res as ServerResponse & { locals?: object }).locals = { upstream: null, cache: 'GATEWAY' };
     const length = Buffer.byteLength(answer.json);
-    res.statusCode = 200;
+    res.statusCode = answer.status ?? 200;
     res.setHeader('content-type', CART_CONTENT_TYPE);
     res.setHeader('etag', answer.etag);
     res.setHeader('content-length', length);
@@ -138,20 +147,36 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     addForwardedHeaders(req);
     // As http-proxy's `timeout`: the client side may idle a little longer than the upstream, so the 503 wins.
     req.socket.setTimeout(config.proxyTimeoutMs + 5_000);
+    // Out of the request's own call by now: a fault must end this request, not the gateway.
+    const fault = (err: unknown): void => {
+      logger.error({ requestId, err }, 'unhandled error');
+      if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
+    };
     const guestId = guestReads?.plainRead(req);
-    if (guestId === undefined) forward(req, res, requestId);
-    else
+    if (guestId !== undefined)
       guestReads!
         .answer(guestId)
         .then(
           (answer) => (answer ? answerHere(req, res, answer) : forward(req, res, requestId)),
           () => forward(req, res, requestId),
         )
-        // Out of the request's own call by now: a fault here must end this request, not the gateway.
-        .catch((err: unknown) => {
-          logger.error({ requestId, err }, 'unhandled error');
-          if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
-        });
+        .catch(fault);
+    else if (guestAdds?.plainAdd(req))
+      readWhole(req, (body) =>
+        guestAdds
+          .answer(body)
+          .then(
+            (answer) => (answer ? answerHere(req, res, answer) : forward(req, res, requestId, body)),
+            (err: unknown) => {
+              if (!(err instanceof AddOutcomeUnknown)) return forward(req, res, requestId, body);
+              // The cart may hold the add: passing it on could add it twice. A 503, as the cart service answers then.
+              logger.warn({ requestId, err: err.message }, 'guest add: outcome unknown');
+              if (!sendError(res, 503, unavailableMessage('cart'))) res.destroy();
+            },
+          )
+          .catch(fault),
+      );
+    else forward(req, res, requestId);
     return true;
   };
 

@@ -27,6 +27,8 @@ export interface GatewayConfig {
   catalogCache: CatalogCacheConfig;
   /** Plain guest cart reads answered by the gateway itself (cart-guest-reads.ts). */
   cartGuestReads: CartGuestReadsConfig;
+  /** Plain guest adds carried out by the gateway itself (cart-guest-adds.ts). */
+  cartGuestAdds: CartGuestAddsConfig;
   /**
    * METRICS_PORT: where GET /metrics (Prometheus) is served, on a listener of its own and never on the public
    * port; undefined (unset or "off") serves no metrics. METRICS_HOST defaults to HOST.
@@ -55,6 +57,13 @@ export interface CartGuestReadsConfig {
   enabled: boolean;
   /** The namespace before the cart's Redis keys: the deployment's RABBITMQ_NAMESPACE, as the cart names them. */
   namespace: string;
+}
+
+export interface CartGuestAddsConfig {
+  /** CART_GUEST_ADDS=on|off (on: needs the catalogue copy, and the cart's Redis at REDIS_URL). */
+  enabled: boolean;
+  /** GUEST_CART_TTL_SECONDS: a guest cart's expiry, set again by each write — the cart service's setting. */
+  ttlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -208,6 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       copy: onOff('CATALOG_COPY', true),
     },
     cartGuestReads: { enabled: onOff('CART_GUEST_READS', true), namespace: cartNamespace },
+    cartGuestAdds: {
+      enabled: onOff('CART_GUEST_ADDS', true),
+      ttlSeconds: int('GUEST_CART_TTL_SECONDS', 30 * 24 * 3600, 60, 365 * 24 * 3600),
+    },
     metricsPort,
     metricsHost: read('METRICS_HOST') ?? host,
   };

@@ -59,6 +59,17 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, second
   duration.observe(labels, seconds);
 }
 
+/**
+ * Guest carts the gateway wrote itself (its guest adds, cart-guest-adds.ts). The cart service's counter of the same
+ * name counts the rest: summed by `owner`, as the dashboard does, they are every cart saved.
+ */
+export const cartsWritten = new Counter({
+  name: 'shop_carts_written_total',
+  help: 'Carts saved by the gateway, by owner: its guest adds (the cart service counts its own writes)',
+  labelNames: ['owner'] as const,
+  registers: [registry],
+});
+
 /** The catalogue caches whose stats() the cache metrics report (one per gateway; tests may run several). */
 const caches = new Set<CatalogCache>();
 

@@ -110,6 +110,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ CART_NAMESPACE: 'a b' })).toThrow('CART_NAMESPACE must be 0-100 characters');
   });
 
+  it("carries out guest adds itself by default, with the cart's guest cart expiry", () => {
+    expect(loadConfig({}).cartGuestAdds).toEqual({ enabled: true, ttlSeconds: 2_592_000 });
+    expect(loadConfig({ CART_GUEST_ADDS: 'off', GUEST_CART_TTL_SECONDS: '3600' }).cartGuestAdds).toEqual({
+      enabled: false,
+      ttlSeconds: 3600,
+    });
+    expect(() => loadConfig({ CART_GUEST_ADDS: 'maybe' })).toThrow('CART_GUEST_ADDS must be on or off');
+    expect(() => loadConfig({ GUEST_CART_TTL_SECONDS: '59' })).toThrow(
+      'GUEST_CART_TTL_SECONDS must be an integer from 60 to 31536000',
+    );
+  });
+
   it('parses sizes', () => {
     expect(parseSize('1mb')).toBe(1048576);
     expect(parseSize('1.5 KB')).toBe(1536);

@@ -1,4 +1,5 @@
 import type { PricedLine } from '@shop/contracts';
+import type { LineProduct } from './cart-lines';
 import type { CartProduct } from './priced-cart';
 
 /**
@@ -23,4 +24,20 @@ export function cartProductOfProductJson(json: unknown, pricePence: unknown): Ca
   if (!images.length) return { name, image: '', pricePence };
   const url = (images[0] as { url?: unknown } | null)?.url;
   return typeof url === 'string' ? { name, image: url, pricePence } : undefined;
+}
+
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * A product's options and stock from its public JSON (as the catalogue read model holds it), as the rules of a line
+ * need them: the catalog writes `name`, `sizes`, `colors` and `countInStock` from the same stored fields as its
+ * price answer. Undefined when the JSON is not plainly that.
+ */
+export function lineProductOfProductJson(json: unknown): LineProduct | undefined {
+  if (json === null || typeof json !== 'object') return undefined;
+  const { name, sizes, colors, countInStock } = json as Record<string, unknown>;
+  if (typeof name !== 'string' || !isTextList(sizes) || !isTextList(colors)) return undefined;
+  if (typeof countInStock !== 'number' || !Number.isSafeInteger(countInStock)) return undefined;
+  return { name, sizes, colors, countInStock };
 }

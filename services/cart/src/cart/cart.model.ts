@@ -1,26 +1,12 @@
-import type { StoredCart, StoredLine } from '@shop/cart-model';
+import { sameLine, type StoredLine } from '@shop/cart-model';
 import { MAX_CART_LINE_QUANTITY, type OrderItemRef } from '@shop/contracts';
 
-// The stored format is the shared package's (the gateway reads guest carts too): one definition of it.
-export type { StoredCart, StoredLine } from '@shop/cart-model';
+// The stored format and the rules of a line are the shared package's (the gateway reads guest carts and adds to
+// them too): one definition of each.
+export { emptyCart, findLine, sameLine, type LineKey, type StoredCart, type StoredLine } from '@shop/cart-model';
 
 /** How many merge and order markers a cart remembers (a replay older than that is long gone from the broker). */
 export const MARKERS_KEPT = 50;
-
-export type LineKey = Pick<StoredLine, 'productId' | 'size' | 'color'>;
-
-export function sameLine(a: LineKey, b: LineKey): boolean {
-  return a.productId === b.productId && a.size === b.size && a.color === b.color;
-}
-
-export function findLine(cart: StoredCart, key: LineKey): StoredLine | undefined {
-  return cart.lines.find((line) => sameLine(line, key));
-}
-
-export function emptyCart(now = new Date()): StoredCart {
-  const at = now.toISOString();
-  return { lines: [], mergedCarts: [], appliedOrders: [], createdAt: at, updatedAt: at };
-}
 
 export function remember(markers: string[], marker: string): string[] {
   return [...markers.filter((m) => m !== marker), marker].slice(-MARKERS_KEPT);

@@ -1,12 +1,13 @@
 import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { pricedCart } from '@shop/cart-model';
 import {
-  CART_MESSAGES,
-  MAX_CART_LINE_QUANTITY,
-  MAX_CART_LINES,
-  type CartJson,
-  type OrderPlacedEvent,
-} from '@shop/contracts';
+  isRefusal,
+  optionProblem,
+  pricedCart,
+  quantityProblem,
+  withLineAdded,
+  type LineRefusal,
+} from '@shop/cart-model';
+import { CART_MESSAGES, MAX_CART_LINES, type CartJson, type OrderPlacedEvent } from '@shop/contracts';
 import { CatalogProducts, type ProductInfo } from '../catalog/catalog-products';
 import {
   findLine,
@@ -36,19 +37,9 @@ function lineKey(line: LineRequest): LineKey {
   return { productId: line.productId, size: line.size ?? '', color: line.color ?? '' };
 }
 
-/** Why this product cannot be bought in this size and colour, if it cannot. */
-function optionProblem(product: ProductInfo, key: LineKey): string | undefined {
-  if (product.sizes.length ? !product.sizes.includes(key.size) : key.size !== '')
-    return key.size ? `Size ${key.size} is not offered for ${product.name}` : 'Please select a size';
-  if (product.colors.length ? !product.colors.includes(key.color) : key.color !== '')
-    return key.color ? `Color ${key.color} is not offered for ${product.name}` : 'Please select a color';
-  return undefined;
-}
-
-function checkQuantity(quantity: number, product: ProductInfo): void {
-  if (quantity > MAX_CART_LINE_QUANTITY)
-    throw new BadRequestException(`You can have at most ${MAX_CART_LINE_QUANTITY} of one item in your cart`);
-  if (quantity > product.countInStock) throw new ConflictException(CART_MESSAGES.onlyLeft(product.countInStock));
+/** A change the line rules (@shop/cart-model) refuse, as the exception that answers it. */
+function refused({ status, message }: LineRefusal): Error {
+  return status === 409 ? new ConflictException(message) : new BadRequestException(message);
 }
 
 /**
@@ -90,12 +81,9 @@ export class CartService {
     const result = await this.carts.change(
       owner,
       (cart) => {
-        const existing = findLine(cart, key);
-        const quantity = (existing?.quantity ?? 0) + line.quantity;
-        checkQuantity(quantity, product);
-        if (existing) return { ...cart, lines: cart.lines.map((l) => (l === existing ? { ...l, quantity } : l)) };
-        if (cart.lines.length >= MAX_CART_LINES) throw new BadRequestException(CART_MESSAGES.tooManyLines);
-        return { ...cart, lines: [...cart.lines, { ...key, quantity }] };
+        const next = withLineAdded(cart, key, line.quantity, product);
+        if (isRefusal(next)) throw refused(next);
+        return next;
       },
       seen,
     );
@@ -108,7 +96,8 @@ export class CartService {
     const product = products.get(key.productId);
     if (line.quantity > 0) {
       if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-      checkQuantity(line.quantity, product);
+      const problem = quantityProblem(line.quantity, product);
+      if (problem) throw refused(problem);
     }
     const result = await this.carts.change(
       owner,

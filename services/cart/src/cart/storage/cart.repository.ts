@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { cartLockKey, newCart } from '@shop/cart-model';
 import { Metrics, REDIS, withRedisLock, type Counter } from '@shop/nest-common';
 import type Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { CartConfig } from '../../config/cart.config';
-import { emptyCart, type StoredCart } from '../cart.model';
+import type { StoredCart } from '../cart.model';
 import type { CartOwner, CartStore } from './cart-store';
 import { MongoCartStore } from './mongo-cart.store';
 import { RedisCartStore, type VersionedCart } from './redis-cart.store';
@@ -15,11 +15,6 @@ export interface ChangedCart {
   cart: StoredCart;
   /** The change created the cart. */
   created: boolean;
-}
-
-/** What a change starts from when there is no cart yet: a guest's gets a random id (for merge to recognise). */
-function newCart(owner: CartOwner): StoredCart {
-  return { ...emptyCart(), ...(owner.kind === 'guest' ? { cartId: randomUUID() } : {}) };
 }
 
 /** A cart as read before a change, which the change may start from (a guest's: if it is still so). */
@@ -37,7 +32,7 @@ export type CartRead = VersionedCart;
  */
 @Injectable()
 export class CartRepository {
-  private readonly lockPrefix: string;
+  private readonly namespace: string;
   private readonly written: Counter<'owner'>;
 
   constructor(
@@ -47,7 +42,7 @@ export class CartRepository {
     config: CartConfig,
     metrics: Metrics,
   ) {
-    this.lockPrefix = `${config.RABBITMQ_NAMESPACE}cart:lock:`;
+    this.namespace = config.RABBITMQ_NAMESPACE;
     this.written = metrics.counter(
       'shop_carts_written_total',
       'Carts saved (every change that was written), by owner: guest or user',
@@ -70,7 +65,7 @@ export class CartRepository {
   }
 
   private lockKey(owner: CartOwner): string {
-    return `${this.lockPrefix}${owner.kind}:${owner.id}`;
+    return cartLockKey(this.namespace, owner);
   }
 
   /** Runs `fn` while holding the cart's lock (nest a guest's lock inside a user's, never the reverse). */

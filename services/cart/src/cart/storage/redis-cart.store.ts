@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { guestCartKey, parseStoredCart } from '@shop/cart-model';
+import { GUEST_CART_COMPARE_AND_SET, guestCartKey, parseStoredCart, type CompareAndSetOutcome } from '@shop/cart-model';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CartConfig } from '../../config/cart.config';
@@ -11,19 +11,6 @@ export interface VersionedCart {
   cart: StoredCart | null;
   raw: string | null;
 }
-
-/** What {@link RedisCartStore.saveIfUnchanged} did. */
-export type CompareAndSetOutcome = 'saved' | 'changed' | 'locked';
-
-/**
- * Writes the cart (KEYS[1]) with its expiry only if it still holds ARGV[1] ('' = no cart) and nobody holds its lock
- * (KEYS[2], taken by a merge): one script, so nothing can come between the check and the write.
- */
-const COMPARE_AND_SET = `
-if redis.call('exists', KEYS[2]) == 1 then return 'locked' end
-if (redis.call('get', KEYS[1]) or '') ~= ARGV[1] then return 'changed' end
-redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3])
-return 'saved'`;
 
 type WithCompareAndSet = Redis & {
   cartCompareAndSet(cart: string, lock: string, expected: string, next: string, ttl: number): Promise<string>;
@@ -43,7 +30,7 @@ export class RedisCartStore implements CartStore {
     this.namespace = config.RABBITMQ_NAMESPACE;
     this.ttlSeconds = config.GUEST_CART_TTL_SECONDS;
     // Sent as EVALSHA (EVAL the first time Redis does not know it).
-    redis.defineCommand('cartCompareAndSet', { numberOfKeys: 2, lua: COMPARE_AND_SET });
+    redis.defineCommand('cartCompareAndSet', { numberOfKeys: 2, lua: GUEST_CART_COMPARE_AND_SET });
     this.redis = redis as WithCompareAndSet;
   }
 
