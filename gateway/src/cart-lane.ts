@@ -69,6 +69,7 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
 
   /** Forwards the request to the cart service; `body`: its body, when it was read already. */
   const forward = (req: IncomingMessage, res: ServerResponse, requestId: string, body?: Buffer): void => {
+    addForwardedHeaders(req); // for the cart only: an answer made here needs none
     const failed = (err: Error & { code?: string }): void => {
       if (res.destroyed) return; // the client went away first: nobody to answer
       logger.warn({ requestId, upstream: 'cart', code: err.code, err: err.message }, 'upstream failed');
@@ -144,7 +145,6 @@ export function createCartLane(config: GatewayConfig, logger: Logger, options: C
     logWhenDone(req, res, logger, requestId, started);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     for (const [name, value] of securityHeaders) res.setHeader(name, value);
-    addForwardedHeaders(req);
     // As http-proxy's `timeout`: the client side may idle a little longer than the upstream, so the 503 wins.
     req.socket.setTimeout(config.proxyTimeoutMs + 5_000);
     // Out of the request's own call by now: a fault must end this request, not the gateway.
