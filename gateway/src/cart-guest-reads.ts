@@ -32,6 +32,20 @@ export interface GuestCartReads {
 const READ_PATH = '/api/cart?';
 
 /**
+ * An answer made, kept for the next read of the same cart (a shopper's cart is read on every page, and changes far
+ * less often): the same answer while the stored string is the same and each line's product is the same catalogue
+ * entry with the same bytes (a price change makes a new entry, a stock write new bytes) — all that pricing reads.
+ */
+interface KeptAnswer {
+  raw: string | null;
+  entries: CatalogueEntry[];
+  bodies: Buffer[];
+  answer: GuestCartAnswer;
+}
+/** At most this many kept answers (about 1.5 KB each). */
+const KEPT_ANSWERS = 10_000;
+
+/**
  * A guest's cart read answered by the gateway, without the hop to the cart service: one Redis GET of the guest's
  * cart (the cart service's read is that GET, and it writes nothing unless a product is gone) and pricing from the
  * gateway's copy of the catalogue, with the cart service's own pricing and stored format (`@shop/cart-model`).
@@ -52,6 +66,11 @@ export function createGuestCartReads(
   catalogue: () => CatalogueIndex | undefined,
   productOf: (entry: CatalogueEntry | undefined) => CartCatalogueProduct | undefined,
 ): GuestCartReads {
+  /** The answers made, by guest id, least recently used first. */
+  const answers = new Map<string, KeptAnswer>();
+  /** Whether every line's product is still the catalogue entry, with the same bytes, that the answer priced. */
+  const stillPriced = (kept: KeptAnswer, index: CatalogueIndex): boolean =>
+    kept.entries.every((entry, n) => index.get(entry._id) === entry && entry.body === kept.bodies[n]);
   return {
     plainRead(req) {
       const url = req.url ?? '';
@@ -73,6 +92,15 @@ export function createGuestCartReads(
       } catch {
         return undefined;
       }
+      // From here on nothing is awaited: the copy checked now is the copy priced from.
+      const index = catalogue();
+      if (!index) return undefined;
+      const kept = answers.get(guestId);
+      if (kept && kept.raw === raw && stillPriced(kept, index)) {
+        answers.delete(guestId); // the most recently used last
+        answers.set(guestId, kept);
+        return kept.answer;
+      }
       let cart: StoredCart | null = null;
       if (raw !== null) {
         let parsed: unknown;
@@ -84,17 +112,21 @@ export function createGuestCartReads(
         if (!isPlainGuestCart(parsed)) return undefined;
         cart = parsed;
       }
-      // From here on nothing is awaited: the copy checked now is the copy priced from.
-      const index = catalogue();
-      if (!index) return undefined;
       const priced = new Map<string, CartProduct>();
+      const entries: CatalogueEntry[] = [];
       for (const line of cart?.lines ?? []) {
-        const product = productOf(index.get(line.productId));
+        const entry = index.get(line.productId);
+        const product = productOf(entry);
         if (!product) return undefined;
         priced.set(line.productId, product.priced);
+        entries.push(entry!);
       }
       const json = JSON.stringify(pricedCart({ kind: 'guest', id: guestId }, cart, (id) => priced.get(id)));
-      return { json, etag: weakEtagOf(json) };
+      const answer = { json, etag: weakEtagOf(json) };
+      answers.delete(guestId);
+      answers.set(guestId, { raw, entries, bodies: entries.map((e) => e.body), answer });
+      if (answers.size > KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+      return answer;
     },
   };
 }
