@@ -121,6 +121,8 @@ export function createGuestCartAdds(
       priced.set(productId, each.priced);
     }
     const saved: StoredCart = { ...next, updatedAt: new Date().toISOString() };
+    // The answer is made before the write, so that nothing can fail once the cart holds the add.
+    const json = JSON.stringify(pricedCart(owner, saved, (id) => priced.get(id)));
     let outcome: CompareAndSetOutcome;
     try {
       outcome = (await scripted.guestCartCompareAndSet(
@@ -136,7 +138,6 @@ export function createGuestCartAdds(
     if (outcome === 'changed') return 'changed';
     if (outcome !== 'saved') return undefined; // a merge holds the cart: the cart service waits for it
     written();
-    const json = JSON.stringify(pricedCart(owner, saved, (id) => priced.get(id)));
     return { status: raw === null ? 201 : 200, json, etag: weakEtagOf(json) };
   };
 
