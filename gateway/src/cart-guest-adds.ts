@@ -4,12 +4,11 @@ import {
   cartLockKey,
   GUEST_CART_COMPARE_AND_SET,
   guestCartKey,
-  isPlainGuestCart,
   isRefusal,
   newCart,
   optionProblem,
-  parseStoredCart,
   plainGuestAdd,
+  plainStoredGuestCart,
   pricedCart,
   weakEtagOf,
   withLineAdded,
@@ -95,17 +94,8 @@ export function createGuestCartAdds(
     } catch {
       return undefined;
     }
-    let cart: StoredCart | null = null;
-    if (raw !== null) {
-      let parsed: unknown;
-      try {
-        parsed = parseStoredCart(raw);
-      } catch {
-        return undefined;
-      }
-      if (!isPlainGuestCart(parsed)) return undefined;
-      cart = parsed;
-    }
+    const cart = plainStoredGuestCart(raw);
+    if (cart === undefined) return undefined;
     // From here to the write nothing is awaited: the copy checked now is the copy decided and priced from.
     const index = catalogue();
     if (!index) return undefined;

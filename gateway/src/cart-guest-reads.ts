@@ -2,13 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import {
   guestCartKey,
-  isPlainGuestCart,
-  parseStoredCart,
   plainGuestReadId,
+  plainStoredGuestCart,
   pricedCart,
   weakEtagOf,
   type CartProduct,
-  type StoredCart,
 } from '@shop/cart-model';
 import type { CatalogueEntry, CatalogueIndex } from '@shop/catalog-read-model';
 import type { CartCatalogueProduct } from './cart-products';
@@ -101,17 +99,8 @@ export function createGuestCartReads(
         answers.set(guestId, kept);
         return kept.answer;
       }
-      let cart: StoredCart | null = null;
-      if (raw !== null) {
-        let parsed: unknown;
-        try {
-          parsed = parseStoredCart(raw);
-        } catch {
-          return undefined;
-        }
-        if (!isPlainGuestCart(parsed)) return undefined;
-        cart = parsed;
-      }
+      const cart = plainStoredGuestCart(raw);
+      if (cart === undefined) return undefined;
       const priced = new Map<string, CartProduct>();
       const entries: CatalogueEntry[] = [];
       for (const line of cart?.lines ?? []) {

@@ -2,7 +2,13 @@ import express from 'express';
 import { CART_CONTENT_TYPE, weakEtagOf } from './cart-answer';
 import { cartProductOfPricedLine, cartProductOfProductJson } from './cart-product';
 import { pricedCart } from './priced-cart';
-import { isPlainGuestCart, parseStoredCart, plainGuestReadId, type StoredCart } from './stored-cart';
+import {
+  isPlainGuestCart,
+  parseStoredCart,
+  plainGuestReadId,
+  plainStoredGuestCart,
+  type StoredCart,
+} from './stored-cart';
 
 const id = (n: number) => n.toString(16).padStart(24, 'a');
 const cart = (lines: unknown[], extra: object = {}): unknown => ({
@@ -51,6 +57,11 @@ describe('cart model', () => {
     ];
     for (const value of odd) expect([value, isPlainGuestCart(value)]).toEqual([value, false]);
     expect(() => parseStoredCart('{"lines":')).toThrow(SyntaxError);
+    // As read from Redis by another reader: none, the cart, or undefined (leave it to the cart service).
+    expect(plainStoredGuestCart(null)).toBeNull();
+    expect(plainStoredGuestCart(JSON.stringify(cart([line()])))).toEqual(cart([line()]));
+    for (const raw of ['{"lines":', '[]', '', JSON.stringify(cart([line({ quantity: 0 })]))])
+      expect(plainStoredGuestCart(raw)).toBeUndefined();
   });
 
   it('takes only a query that is just a well-formed guestId', () => {

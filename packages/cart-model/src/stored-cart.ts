@@ -75,6 +75,22 @@ export function isPlainGuestCart(value: unknown): value is StoredCart {
   );
 }
 
+/**
+ * A guest cart as a reader other than the cart service reads it from Redis: null for none, the cart when it is
+ * plainly the cart service's own format (isPlainGuestCart), undefined for anything else (not JSON, another shape),
+ * which such a reader leaves to the cart service.
+ */
+export function plainStoredGuestCart(raw: string | null): StoredCart | null | undefined {
+  if (raw === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = parseStoredCart(raw);
+  } catch {
+    return undefined;
+  }
+  return isPlainGuestCart(parsed) ? parsed : undefined;
+}
+
 /** A guest read's whole query: `guestId=` and a guest id, whose characters (GUEST_ID_PATTERN) need no decoding. */
 const GUEST_READ_PREFIX = 'guestId=';
 

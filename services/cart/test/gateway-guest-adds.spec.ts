@@ -9,25 +9,13 @@ import { plainGuestAdd, weakEtagOf } from '@shop/cart-model';
 import { MAX_CART_LINES } from '@shop/contracts';
 import { uniqueSuffix } from '@shop/nest-common/testing';
 import fc from 'fast-check';
-import type { Server } from 'node:http';
-import { createGateway, type Gateway } from '../../../gateway/src/app';
-import { loadConfig } from '../../../gateway/src/config';
 import { registry } from '../../../gateway/src/metrics';
 import { CatalogCache } from '../../catalog/src/cache/catalog-cache';
 import { addProduct, startShop, type Shop } from './cart.fixtures';
+import { eventually, startGatewayPair, type GatewayPair } from './gateway-pair';
 
 const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
-
 interface Answer {
   status: number;
   headers: Record<string, string>;
@@ -43,46 +31,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describe('gateway: a guest add carried out by the gateway is the cart service’s add', () => {
   let shop: Shop;
-  let adds: Gateway;
-  let forwards: Gateway;
-  let addsUrl: string;
-  let forwardsUrl: string;
+  /** `on` carries out guest adds, `off` forwards them. */
+  let gateways: GatewayPair;
   let ids: Record<'plain' | 'few' | 'none' | 'bare' | 'odd', string>;
   let unpublished: string;
-  let versionKey: string;
-  /** Requests that reached the cart service's HTTP server. */
-  let cartRequests = 0;
 
   const namespace = () => shop.cart.config.RABBITMQ_NAMESPACE;
   const key = (guestId: string) => `${namespace()}cart:guest:${guestId}`;
-  const copyCurrent = () =>
-    eventually(async () => {
-      const version = (await shop.redis.get(versionKey)) ?? '0';
-      const stats = adds.catalogCache!.stats();
-      return adds.catalogCache!.currentCatalogue() !== undefined && String(stats.copy?.version) === version;
-    });
-
-  function gatewayFor(guestAdds: boolean): Gateway {
-    return createGateway(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        REDIS_URL: shop.cart.config.REDIS_URL,
-        RATE_LIMIT_PREFIX: `${namespace()}rl:`,
-        CATALOG_CACHE_PREFIX: namespace(),
-        CART_NAMESPACE: namespace(),
-        CATALOG_URL: shop.catalog.url,
-        CART_URL: shop.cart.url,
-        READY_CHECK_UPSTREAMS: 'false',
-        // Versions by message only: one test announces a version the copy cannot reach.
-        CATALOG_VERSION_POLL_MS: '3600000',
-        CART_GUEST_READS: 'off',
-        CART_GUEST_ADDS: guestAdds ? 'on' : 'off',
-        GUEST_CART_TTL_SECONDS: String(TTL_SECONDS),
-      }),
-    );
-  }
+  const cartRequests = () => gateways.cartRequests();
 
   async function post(base: string, body: string): Promise<Answer> {
     const res = await fetch(`${base}/api/cart`, {
@@ -138,10 +94,10 @@ describe('gateway: a guest add carried out by the gateway is the cart service’
     const [mine, theirs] = guestPair();
     for (const guestId of [mine, theirs]) if (before !== null) await shop.redis.set(key(guestId), before, 'EX', 600);
     const text = (guestId: string) => JSON.stringify(body.guestId === 'GUEST' ? { ...body, guestId } : body);
-    const calls = cartRequests;
-    const answered = await post(addsUrl, text(mine));
-    const byGateway = cartRequests === calls;
-    const forwarded = await post(forwardsUrl, text(theirs));
+    const calls = cartRequests();
+    const answered = await post(gateways.onUrl, text(mine));
+    const byGateway = cartRequests() === calls;
+    const forwarded = await post(gateways.offUrl, text(theirs));
     const shown = (answer: Answer, guestId: string) => ({
       status: answer.status,
       headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !NOT_COMPARED.has(name))),
@@ -170,18 +126,11 @@ describe('gateway: a guest add carried out by the gateway is the cart service’
     unpublished = await addProduct(shop, { price: 5, isPublished: false });
     // Inserted behind the catalog's back: turn its read model over as a write would.
     await shop.catalog.app.get(CatalogCache).invalidate();
-    versionKey = `${namespace()}catalog:version`;
-    adds = gatewayFor(true);
-    forwards = gatewayFor(false);
-    addsUrl = (await adds.start()).url;
-    forwardsUrl = (await forwards.start()).url;
-    await copyCurrent();
-    (shop.cart.app.getHttpServer() as Server).on('request', () => (cartRequests += 1));
+    gateways = await startGatewayPair(shop, 'CART_GUEST_ADDS', { GUEST_CART_TTL_SECONDS: String(TTL_SECONDS) });
   }, 60_000);
 
   afterAll(async () => {
-    await adds?.close(1000);
-    await forwards?.close(1000);
+    await gateways?.close();
     if (shop) {
       const keys = await shop.redis.keys(`${namespace()}*`);
       if (keys.length) await shop.redis.del(...keys);
@@ -284,7 +233,7 @@ describe('gateway: a guest add carried out by the gateway is the cart service’
   it('takes turns with the cart service on one cart: concurrent adds through both lose nothing', async () => {
     const [guestId] = guestPair();
     const answers = await Promise.all([
-      ...Array.from({ length: 20 }, () => addTo(addsUrl, guestId, { productId: ids.plain })),
+      ...Array.from({ length: 20 }, () => addTo(gateways.onUrl, guestId, { productId: ids.plain })),
       ...Array.from({ length: 10 }, () => addTo(shop.cart.url, guestId, { productId: ids.plain })),
     ]);
     // One created the cart.
@@ -298,59 +247,62 @@ describe('gateway: a guest add carried out by the gateway is the cart service’
     const lines = [ids.plain, ids.few].flatMap((productId) =>
       sizes.flatMap((size) => colors.map((color) => ({ productId, size, color }))),
     );
-    const made = await Promise.all(lines.map((line, n) => addTo(n % 3 ? addsUrl : shop.cart.url, other, line)));
+    const made = await Promise.all(lines.map((line, n) => addTo(n % 3 ? gateways.onUrl : shop.cart.url, other, line)));
     expect(made.every((a) => a.status === 200 || a.status === 201)).toBe(true);
     expect((await storedLines(other)).length).toBe(12);
   }, 60_000);
 
   it('leaves an add to the cart service while a merge holds the cart, which waits for it', async () => {
     const [guestId] = guestPair();
-    expect((await addTo(addsUrl, guestId, { productId: ids.plain })).status).toBe(201);
+    expect((await addTo(gateways.onUrl, guestId, { productId: ids.plain })).status).toBe(201);
     await shop.redis.set(`${namespace()}cart:lock:guest:${guestId}`, 'merge', 'PX', 500);
-    const calls = cartRequests;
-    const answer = await addTo(addsUrl, guestId, { productId: ids.plain });
+    const calls = cartRequests();
+    const answer = await addTo(gateways.onUrl, guestId, { productId: ids.plain });
     expect(answer.status).toBe(200);
-    expect(cartRequests - calls).toBe(1);
+    expect(cartRequests() - calls).toBe(1);
     expect(await storedLines(guestId)).toEqual([{ productId: ids.plain, size: 'M', color: 'Green', quantity: 2 }]);
   }, 30_000);
 
   it('answers a JSON 503, and does not pass the add on, when its write was sent but not answered', async () => {
     const [guestId] = guestPair();
     const script = jest
-      .spyOn(adds.redis as unknown as { guestCartCompareAndSet: () => Promise<string> }, 'guestCartCompareAndSet')
+      .spyOn(
+        gateways.on.redis as unknown as { guestCartCompareAndSet: () => Promise<string> },
+        'guestCartCompareAndSet',
+      )
       .mockRejectedValueOnce(new Error('Command timed out'));
     try {
-      const calls = cartRequests;
-      const answer = await addTo(addsUrl, guestId, { productId: ids.plain });
+      const calls = cartRequests();
+      const answer = await addTo(gateways.onUrl, guestId, { productId: ids.plain });
       expect(answer.status).toBe(503);
       expect(JSON.parse(answer.text)).toEqual({ statusCode: 503, message: 'Cart service is unavailable' });
-      expect(cartRequests).toBe(calls); // passed on, the add could have been made twice
+      expect(cartRequests()).toBe(calls); // passed on, the add could have been made twice
       expect(script).toHaveBeenCalledTimes(1);
     } finally {
       script.mockRestore();
     }
-    expect((await addTo(addsUrl, guestId, { productId: ids.plain })).status).toBe(201);
+    expect((await addTo(gateways.onUrl, guestId, { productId: ids.plain })).status).toBe(201);
   }, 30_000);
 
   it('leaves adds to the cart service while its copy is behind the version it follows', async () => {
-    await copyCurrent();
+    await gateways.copyCurrent();
     const [guestId] = guestPair();
-    const version = Number(await shop.redis.get(versionKey));
+    const version = Number(await shop.redis.get(gateways.versionKey));
     // A version announced that the copy cannot reach (nothing in the log, the catalog's snapshot older): behind.
-    await shop.redis.publish(versionKey, String(version + 1));
-    await eventually(() => adds.catalogCache!.stats().version === String(version + 1));
-    const calls = cartRequests;
-    expect((await addTo(addsUrl, guestId, { productId: ids.plain })).status).toBe(201);
-    expect((await addTo(addsUrl, guestId, { productId: ids.plain })).status).toBe(200);
-    expect(cartRequests - calls).toBe(2);
+    await shop.redis.publish(gateways.versionKey, String(version + 1));
+    await eventually(() => gateways.on.catalogCache!.stats().version === String(version + 1));
+    const calls = cartRequests();
+    expect((await addTo(gateways.onUrl, guestId, { productId: ids.plain })).status).toBe(201);
+    expect((await addTo(gateways.onUrl, guestId, { productId: ids.plain })).status).toBe(200);
+    expect(cartRequests() - calls).toBe(2);
 
     // Caught up: the gateway's again.
-    await shop.redis.incr(versionKey);
+    await shop.redis.incr(gateways.versionKey);
     await shop.catalog.app.get(CatalogCache).invalidate();
-    await copyCurrent();
-    const caughtUp = cartRequests;
-    expect((await addTo(addsUrl, guestId, { productId: ids.plain })).status).toBe(200);
-    expect(cartRequests).toBe(caughtUp);
+    await gateways.copyCurrent();
+    const caughtUp = cartRequests();
+    expect((await addTo(gateways.onUrl, guestId, { productId: ids.plain })).status).toBe(200);
+    expect(cartRequests()).toBe(caughtUp);
     expect(await storedLines(guestId)).toEqual([{ productId: ids.plain, size: 'M', color: 'Green', quantity: 3 }]);
   }, 60_000);
 });

@@ -6,14 +6,13 @@
 import { uniqueSuffix } from '@shop/nest-common/testing';
 import fc from 'fast-check';
 import { getModelToken } from '@nestjs/mongoose';
-import { request, type Server } from 'node:http';
+import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Types, type Model } from 'mongoose';
-import { createGateway, type Gateway } from '../../../gateway/src/app';
-import { loadConfig } from '../../../gateway/src/config';
 import { CatalogCache } from '../../catalog/src/cache/catalog-cache';
 import { StockService } from '../../catalog/src/stock/stock.service';
 import { addProduct, startShop, type ProductSpec, type Shop } from './cart.fixtures';
+import { eventually, startGatewayPair, type GatewayPair } from './gateway-pair';
 
 const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -46,73 +45,30 @@ function get(base: string, path: string, headers: Record<string, string>): Promi
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
-
 describe('gateway: a guest cart read answered by the gateway is the cart service’s answer', () => {
   let shop: Shop;
-  let reads: Gateway;
-  let forwards: Gateway;
-  let readsUrl: string;
-  let forwardsUrl: string;
+  /** `on` answers guest reads, `off` forwards them. */
+  let gateways: GatewayPair;
   let products: Model<unknown>;
   let ids: string[];
   let unpublished: string;
-  let versionKey: string;
-  /** Requests that reached the cart service's HTTP server. */
-  let cartRequests = 0;
   let asked = 0;
 
   const key = (guestId: string) => `${shop.cart.config.RABBITMQ_NAMESPACE}cart:guest:${guestId}`;
   const adminToken = () => shop.catalog.token({ id: '64b7f9f9f9f9f9f9f9f9f9f9', role: 'admin', name: 'Ada Admin' });
-  const copyIndex = () => reads.catalogCache!.currentCatalogue();
-  /** Until the answering gateway's copy is current at the version Redis has. */
-  const copyCurrent = async () => {
-    await eventually(async () => {
-      const version = (await shop.redis.get(versionKey)) ?? '0';
-      const stats = reads.catalogCache!.stats();
-      return copyIndex() !== undefined && stats.version === version && String(stats.copy?.version) === version;
-    });
-  };
-
-  function gatewayFor(guestReads: boolean): Gateway {
-    const namespace = shop.cart.config.RABBITMQ_NAMESPACE;
-    return createGateway(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        REDIS_URL: shop.cart.config.REDIS_URL,
-        RATE_LIMIT_PREFIX: `${namespace}rl:`,
-        CATALOG_CACHE_PREFIX: namespace,
-        CART_NAMESPACE: namespace,
-        CATALOG_URL: shop.catalog.url,
-        CART_URL: shop.cart.url,
-        READY_CHECK_UPSTREAMS: 'false',
-        // Versions by message only: one test announces a version the counter does not have.
-        CATALOG_VERSION_POLL_MS: '3600000',
-        CART_GUEST_READS: guestReads ? 'on' : 'off',
-      }),
-    );
-  }
+  const copyCurrent = () => gateways.copyCurrent();
 
   /**
    * Asks the answering gateway, then the forwarding one, with the same request id; expects the same answer. Says
    * whether the first was answered without asking the cart service.
    */
   async function same(path: string, headers: Record<string, string> = {}): Promise<boolean> {
-    const calls = cartRequests;
+    const calls = gateways.cartRequests();
     const requestId = `diff-${seed}-${++asked}`;
     const ask = { 'accept-encoding': 'identity', ...headers, 'x-request-id': requestId };
-    const answered = await get(readsUrl, path, ask);
-    const byGateway = cartRequests === calls;
-    const forwarded = await get(forwardsUrl, path, ask);
+    const answered = await get(gateways.onUrl, path, ask);
+    const byGateway = gateways.cartRequests() === calls;
+    const forwarded = await get(gateways.offUrl, path, ask);
     const text = (a: Answer) =>
       (a.headers['content-encoding'] === 'gzip' ? gunzipSync(a.body) : a.body).toString('utf8');
     expect({ path, status: answered.status, headers: answered.headers, body: text(answered) }).toEqual({
@@ -141,18 +97,11 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
     unpublished = await insert({ price: 5, isPublished: false });
     // Inserted behind the catalog's back: turn its read model over as a write would.
     await shop.catalog.app.get(CatalogCache).invalidate();
-    versionKey = `${shop.cart.config.RABBITMQ_NAMESPACE}catalog:version`;
-    reads = gatewayFor(true);
-    forwards = gatewayFor(false);
-    readsUrl = (await reads.start()).url;
-    forwardsUrl = (await forwards.start()).url;
-    await copyCurrent();
-    (shop.cart.app.getHttpServer() as Server).on('request', () => (cartRequests += 1));
+    gateways = await startGatewayPair(shop, 'CART_GUEST_READS');
   }, 60_000);
 
   afterAll(async () => {
-    await reads?.close(1000);
-    await forwards?.close(1000);
+    await gateways?.close();
     if (shop) {
       const keys = await shop.redis.keys(`${shop.cart.config.RABBITMQ_NAMESPACE}*`);
       if (keys.length) await shop.redis.del(...keys);
@@ -241,7 +190,7 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
       'EX',
       60,
     );
-    const { etag } = (await get(forwardsUrl, `/api/cart?guestId=${guestId}`, {})).headers as { etag: string };
+    const { etag } = (await get(gateways.offUrl, `/api/cart?guestId=${guestId}`, {})).headers as { etag: string };
     const requests: Array<[string, Record<string, string>]> = [
       [`/api/cart?guestId=${guestId}&x=1`, {}],
       [`/api/cart?x=1&guestId=${guestId}`, {}],
@@ -316,9 +265,9 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
     expect(await same(`/api/cart?guestId=${guestId}`)).toBe(true);
 
     // A version announced that the copy cannot reach (nothing in the log, the catalog's snapshot older): behind.
-    const version = Number(await shop.redis.get(versionKey));
-    await shop.redis.publish(versionKey, String(version + 1));
-    await eventually(() => reads.catalogCache!.stats().version === String(version + 1));
+    const version = Number(await shop.redis.get(gateways.versionKey));
+    await shop.redis.publish(gateways.versionKey, String(version + 1));
+    await eventually(() => gateways.on.catalogCache!.stats().version === String(version + 1));
     // Meanwhile the price moves in the database, and the cart hears of it: only the cart knows the new price.
     await products.collection.updateOne({ _id: new Types.ObjectId(ids[0]) }, { $set: { pricePence: 4321 } });
     await shop.bus.publish('catalog.product.changed', { productId: ids[0] });
@@ -326,7 +275,7 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
     for (let n = 0; n < 3; n++) expect(await same(`/api/cart?guestId=${guestId}`)).toBe(false);
 
     // Caught up (the counter gets there, and a full load follows): the gateway answers again, with the new price.
-    await shop.redis.incr(versionKey);
+    await shop.redis.incr(gateways.versionKey);
     await shop.catalog.app.get(CatalogCache).invalidate();
     await copyCurrent();
     expect(await same(`/api/cart?guestId=${guestId}`)).toBe(true);
