@@ -113,6 +113,7 @@ export function createGuestCartAdds(
     const saved: StoredCart = { ...next, updatedAt: new Date().toISOString() };
     // The answer is made before the write, so that nothing can fail once the cart holds the add.
     const json = JSON.stringify(pricedCart(owner, saved, (id) => priced.get(id)));
+    const answer: GuestAddAnswer = { status: raw === null ? 201 : 200, json, etag: weakEtagOf(json) };
     let outcome: CompareAndSetOutcome;
     try {
       outcome = (await scripted.guestCartCompareAndSet(
@@ -128,7 +129,7 @@ export function createGuestCartAdds(
     if (outcome === 'changed') return 'changed';
     if (outcome !== 'saved') return undefined; // a merge holds the cart: the cart service waits for it
     written();
-    return { status: raw === null ? 201 : 200, json, etag: weakEtagOf(json) };
+    return answer;
   };
 
   return {
