@@ -1,4 +1,4 @@
-import { GUEST_ID_PATTERN, MAX_CART_LINE_QUANTITY } from '@shop/contracts';
+import { BROKEN_TEXT, GUEST_ID_PATTERN, MAX_CART_LINE_QUANTITY } from '@shop/contracts';
 import type { CartOwner } from './stored-cart';
 
 /** The Redis key of a cart's lock (a user cart's changes, a merge): the deployment's namespace, then this. */
@@ -72,9 +72,6 @@ export function wellFormedGuestAdd(body: unknown): GuestAdd | undefined {
 
 /** The fields of an add's body (AddToCartDto, and the owner ids). */
 const ADD_FIELDS = new Set(['productId', 'quantity', 'size', 'color', 'guestId', 'userId']);
-/** What the cart's JSON body check refuses in text: a lone UTF-16 surrogate, or a NUL. */
-// eslint-disable-next-line no-control-regex -- the NUL is exactly what this looks for
-const BROKEN_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
 
 /**
  * A guest add that a writer other than the cart service (the gateway) may carry out itself: a JSON object of only

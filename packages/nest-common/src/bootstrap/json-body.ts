@@ -1,3 +1,5 @@
+import { BROKEN_TEXT } from '@shop/contracts';
+
 /** Deepest JSON a request body may be: every body of the API is a few levels deep. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -5,13 +7,6 @@ export const JSON_BODY_MESSAGES = {
   tooDeep: 'Request body is nested too deeply',
   invalidText: 'Request body contains invalid text (a broken character or a NUL)',
 } as const;
-
-/**
- * A UTF-16 surrogate without its partner (`"\ud800"` is valid JSON but no text: it cannot be stored as UTF-8,
- * and a MongoDB driver or FerretDB answers it with an error), or a NUL (FerretDB refuses it in strings).
- */
-// eslint-disable-next-line no-control-regex -- the NUL is exactly what this looks for
-const BROKEN_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
 
 /**
  * Why a parsed JSON body is refused before any validation sees it, or undefined when it is fine: nested deeper
