@@ -10,7 +10,6 @@ COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/nest-common/package.json packages/nest-common/
 COPY packages/catalog-read-model/package.json packages/catalog-read-model/
-COPY packages/cart-model/package.json packages/cart-model/
 COPY packages/fake-paypal/package.json packages/fake-paypal/
 COPY services/catalog/package.json services/catalog/
 COPY services/identity/package.json services/identity/
@@ -46,10 +45,9 @@ COPY --from=build --chown=node:node /repo/packages/contracts/package.json packag
 COPY --from=build --chown=node:node /repo/packages/contracts/dist packages/contracts/dist
 COPY --from=build --chown=node:node /repo/packages/nest-common/package.json packages/nest-common/
 COPY --from=build --chown=node:node /repo/packages/nest-common/dist packages/nest-common/dist
+COPY --from=build --chown=node:node /repo/packages/nest-common/logging packages/nest-common/logging
 COPY --from=build --chown=node:node /repo/packages/catalog-read-model/package.json packages/catalog-read-model/
 COPY --from=build --chown=node:node /repo/packages/catalog-read-model/dist packages/catalog-read-model/dist
-COPY --from=build --chown=node:node /repo/packages/cart-model/package.json packages/cart-model/
-COPY --from=build --chown=node:node /repo/packages/cart-model/dist packages/cart-model/dist
 COPY --from=build --chown=node:node /repo/${APP}/package.json ${APP}/
 COPY --from=build --chown=node:node /repo/${APP}/dist ${APP}/dist
 COPY --from=build --chown=node:node /repo/web/dist web/dist

@@ -25,9 +25,9 @@ module.exports = function preset(dir, overrides = {}) {
     moduleNameMapper: {
       '^@shop/contracts$': path.join(__dirname, 'packages/contracts/src/index.ts'),
       '^@shop/catalog-read-model$': path.join(__dirname, 'packages/catalog-read-model/src/index.ts'),
-      '^@shop/cart-model$': path.join(__dirname, 'packages/cart-model/src/index.ts'),
       '^@shop/nest-common$': path.join(__dirname, 'packages/nest-common/src/index.ts'),
       '^@shop/nest-common/testing$': path.join(__dirname, 'packages/nest-common/src/testing/index.ts'),
+      '^@shop/nest-common/logging$': path.join(__dirname, 'packages/nest-common/src/logging/logger.ts'),
       '^@shop/fake-paypal$': path.join(__dirname, 'packages/fake-paypal/src/index.ts'),
     },
     ...overrides,

@@ -1,40 +1,42 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { REQUEST_ID_HEADER } from '@shop/contracts';
-// The folder's index by name: an incremental build may still hold the dist/catalog-cache.js it replaced.
-import { createCatalogCache, type CatalogCache } from './catalog-cache/index';
 import { apiDocs } from './api-docs/index';
-import { createGuestCartAdds } from './cart-guest-adds';
-import { createGuestCartReads } from './cart-guest-reads';
-import { createCartLane } from './cart-lane';
-import { cartProductsOfCatalogue } from './cart-products';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
+import { createHttpCache, type HttpCache } from './http-cache/index';
 import { createLogger, type Logger } from './logger';
-import { cartsWritten } from './metrics';
-import { createProductPages } from './product-page';
+import { registry } from './metrics';
+import { createProductPages, type ProductRead } from './product-page';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
-import { assignRequestId, logWhenDone, requestContext, requestIdOf } from './request-id';
+import { requestContext, requestIdOf } from './request-id';
 import { isBackendPath } from './routes';
-import { corsPolicy, embeddableImages, securityHeaders, staticSecurityHeaders } from './security';
+import { corsPolicy, embeddableImages, securityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
 export interface Gateway {
   app: Express;
   redis: Redis;
   logger: Logger;
-  /** The cache of public catalogue reads; undefined with CATALOG_CACHE=off. */
-  catalogCache?: CatalogCache;
+  /** The HTTP cache in front of the routes marked `cached`; undefined with CATALOG_CACHE=off. */
+  httpCache?: HttpCache;
   /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
   close(graceMs?: number): Promise<void>;
+}
+
+/** A GET through the HTTP cache, as the product pages read a product. */
+async function readThrough(cache: HttpCache, path: string): Promise<ProductRead> {
+  const result = await cache.get(path);
+  if ('entry' in result) return { status: 200, etag: result.entry.etag, body: result.entry.raw };
+  if ('passed' in result) return { status: result.passed.status, body: result.passed.body };
+  throw new Error(result.failed);
 }
 
 export interface GatewayOptions {
@@ -42,30 +44,28 @@ export interface GatewayOptions {
 }
 
 /**
- * Builds the gateway. Order matters: request id → security headers → CORS → catalogue cache (hits end
- * here, already gzipped when asked) → compression → own endpoints → rate limits → proxies (no body parser
- * anywhere: bodies stream through) → SPA → JSON 404 / errors.
+ * Builds the gateway: one Express pipeline, every request dispatched by the route table (routes.ts). Order matters:
+ * request id → security headers → CORS → HTTP cache (hits end here, already gzipped when asked) → compression →
+ * own endpoints → rate limits → proxies (no body parser anywhere: bodies stream through) → SPA → JSON 404 / errors.
  */
 export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
   const logger = options.logger ?? createLogger(config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
-  const catalogCache = config.catalogCache.enabled ? createCatalogCache(config, redis, logger) : undefined;
-  const proxies = createServiceProxies(config, logger, { onUpstreamResponse: catalogCache?.onUpstreamResponse });
+  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, registry) : undefined;
+  const proxies = createServiceProxies(config, logger, { onUpstreamResponse: httpCache?.onUpstreamResponse });
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
-  const security = securityHeaders(config);
   app.use(requestContext(logger));
-  app.use(security);
+  app.use(securityHeaders(config));
   app.use(embeddableImages);
   const cors = corsPolicy(config);
   if (cors) app.use(cors);
-  // Before compression: a hit is sent as stored (raw, or the gzip variant made once at store time).
-  if (catalogCache) app.use(catalogCache.handler);
-  const compress = compression();
-  app.use(compress);
+  // Before compression: a hit is sent as kept (raw, or the gzip variant made once).
+  if (httpCache) app.use(httpCache.handler);
+  app.use(compression());
 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
@@ -81,8 +81,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   });
   const productPages = createProductPages({
     webDist: config.webDist,
+    // The product as any client of the API reads it: through the HTTP cache when there is one.
+    readProduct: httpCache && ((productPath) => readThrough(httpCache, productPath)),
     catalogUrl: config.upstreams.catalog,
-    catalogVersion: () => catalogCache?.stats().version,
     // a page waits at most 2 s for its product, then gets the prerendered frame (the app asks again)
     timeoutMs: Math.min(config.proxyTimeoutMs, 2000),
     logger,
@@ -103,80 +104,16 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
   });
 
-  /**
-   * The fast lane: a cacheable catalogue read (hit or miss) is answered before Express, whose router and
-   * per-request helmet cost more than a hit itself, with the same request id, access-log line and security
-   * headers (as helmet computed them once at boot). CORS requests (an Origin header with CORS_ORIGINS set) and
-   * everything else take the full Express path.
-   */
-  const securityHeaderList = catalogCache ? staticSecurityHeaders(security)?.flat() : undefined;
-  const onRequest =
-    catalogCache && securityHeaderList
-      ? (req: IncomingMessage, res: ServerResponse): void => {
-          const fast = cors && req.headers.origin !== undefined ? undefined : catalogCache.fastLane(req);
-          if (fast === undefined) {
-            app(req, res);
-            return;
-          }
-          const started = process.hrtime.bigint();
-          const requestId = assignRequestId(req);
-          logWhenDone(req, res, logger, requestId, started);
-          try {
-            fast(res, [REQUEST_ID_HEADER, requestId, ...securityHeaderList]);
-          } catch (err) {
-            logger.error({ requestId, err }, 'unhandled error');
-            if (!sendError(res, 500, MESSAGES.internal)) res.destroy();
-          }
-        }
-      : app;
-
-  // The cart lane (cart-lane.ts): a shopper's cart reads and adds forwarded before Express and the catalogue's lane.
-  const cartHeaders = staticSecurityHeaders(security);
-  // Plain guest cart reads and adds answered from Redis and the catalogue copy (cart-guest-reads.ts,
-  // cart-guest-adds.ts), when both are at hand.
-  const catalogue = () => catalogCache?.currentCatalogue();
-  const cartProducts = cartProductsOfCatalogue();
-  const { namespace } = config.cartGuestReads;
-  const guestReads =
-    catalogCache && config.cartGuestReads.enabled
-      ? createGuestCartReads(redis, namespace, catalogue, cartProducts)
-      : undefined;
-  const guestAdds =
-    catalogCache && config.cartGuestAdds.enabled
-      ? createGuestCartAdds(
-          redis,
-          { namespace, ttlSeconds: config.cartGuestAdds.ttlSeconds },
-          catalogue,
-          cartProducts,
-          () => cartsWritten.inc({ owner: 'guest' }),
-        )
-      : undefined;
-  const cartLane =
-    cartHeaders &&
-    createCartLane(config, logger, {
-      securityHeaders: cartHeaders,
-      compress,
-      guestReads,
-      guestAdds,
-    });
-  const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (cartLane && !(cors && req.headers.origin !== undefined) && cartLane.handle(req, res)) return;
-    onRequest(req, res);
-  };
-
   let server: Server | undefined;
 
   const start = async (): Promise<{ port: number; url: string }> => {
     // Give Redis a moment so the first logins are counted; without it we start anyway (fail open).
     if (!(await waitForRedis(redis, 2000)))
-      logger.warn(
-        { redisUrl: config.redisUrl },
-        'Redis not reachable yet: starting without rate limits or catalogue cache',
-      );
-    else if (catalogCache && !(await catalogCache.whenArmed(2000)))
-      logger.warn('catalog version not known yet: catalogue reads are proxied until it is');
+      logger.warn({ redisUrl: config.redisUrl }, 'Redis not reachable yet: starting without rate limits or HTTP cache');
+    else if (httpCache && !(await httpCache.whenArmed(2000)))
+      logger.warn('purge sequence not known yet: cached routes are proxied until it is');
     return new Promise((resolve, reject) => {
-      const listening = createServer(serve);
+      const listening = createServer(app);
       listening.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
       listening.headersTimeout = 66_000;
       listening.once('error', reject);
@@ -208,10 +145,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
       });
     }
     proxies.close();
-    if (cartLane) await cartLane.close();
-    await catalogCache?.close();
+    await httpCache?.close();
     await closeRedis(redis);
   };
 
-  return { app, redis, logger, catalogCache, start, close };
+  return { app, redis, logger, httpCache, start, close };
 }

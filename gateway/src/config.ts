@@ -23,12 +23,8 @@ export interface GatewayConfig {
   readyCheckUpstreams: boolean;
   trustProxy: boolean | number | string;
   logLevel: string;
-  /** In-process cache of public catalogue GETs (catalog-cache.ts). */
+  /** The HTTP cache in front of the routes marked `cached` in routes.ts (http-cache/). */
   catalogCache: CatalogCacheConfig;
-  /** Plain guest cart reads answered by the gateway itself (cart-guest-reads.ts). */
-  cartGuestReads: CartGuestReadsConfig;
-  /** Plain guest adds carried out by the gateway itself (cart-guest-adds.ts). */
-  cartGuestAdds: CartGuestAddsConfig;
   /**
    * METRICS_PORT: where GET /metrics (Prometheus) is served, on a listener of its own and never on the public
    * port; undefined (unset or "off") serves no metrics. METRICS_HOST defaults to HOST.
@@ -44,26 +40,10 @@ export interface CatalogCacheConfig {
   maxEntries: number;
   /** Most bytes kept (raw + gzip variants together). */
   maxBytes: number;
-  /** Key prefix of the catalog's version counter and channel: the deployment's RABBITMQ_NAMESPACE. */
+  /** Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE. */
   prefix: string;
-  /** How often the version key is read besides pub/sub (covers lost messages). */
+  /** How often the sequence number is read besides the channel (covers lost messages). */
   versionPollMs: number;
-  /** CATALOG_COPY=on|off: answer reads the cache does not hold from a copy of the catalog's read model. */
-  copy: boolean;
-}
-
-export interface CartGuestReadsConfig {
-  /** CART_GUEST_READS=on|off (on: needs the catalogue copy, and the cart's Redis at REDIS_URL). */
-  enabled: boolean;
-  /** The namespace before the cart's Redis keys: the deployment's RABBITMQ_NAMESPACE, as the cart names them. */
-  namespace: string;
-}
-
-export interface CartGuestAddsConfig {
-  /** CART_GUEST_ADDS=on|off (on: needs the catalogue copy, and the cart's Redis at REDIS_URL). */
-  enabled: boolean;
-  /** GUEST_CART_TTL_SECONDS: a guest cart's expiry, set again by each write — the cart service's setting. */
-  ttlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -173,16 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     return fallback;
   };
 
-  // The catalog and the cart name their Redis keys with the deployment's RABBITMQ_NAMESPACE: follow it unless told
-  // otherwise (an empty value is a namespace too).
-  const namespace = (name: string): string => {
-    const value = env[name] ?? env.RABBITMQ_NAMESPACE ?? '';
-    if (!/^[A-Za-z0-9:._-]{0,100}$/.test(value))
-      problems.push(`${name} must be 0-100 characters of [A-Za-z0-9:._-] (got "${value}")`);
-    return value;
-  };
-  const catalogCachePrefix = namespace('CATALOG_CACHE_PREFIX');
-  const cartNamespace = namespace('CART_NAMESPACE');
+  // The catalog names its purge channel with the deployment's RABBITMQ_NAMESPACE: follow it unless told otherwise
+  // (an empty value is a namespace too).
+  const catalogCachePrefix = env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '';
+  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(catalogCachePrefix))
+    problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
 
   const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
@@ -214,12 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
       prefix: catalogCachePrefix,
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
-      copy: onOff('CATALOG_COPY', true),
-    },
-    cartGuestReads: { enabled: onOff('CART_GUEST_READS', true), namespace: cartNamespace },
-    cartGuestAdds: {
-      enabled: onOff('CART_GUEST_ADDS', true),
-      ttlSeconds: int('GUEST_CART_TTL_SECONDS', 30 * 24 * 3600, 60, 365 * 24 * 3600),
     },
     metricsPort,
     metricsHost: read('METRICS_HOST') ?? host,

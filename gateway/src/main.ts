@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const gateway = createGateway(config);
   const { url } = await gateway.start();
   // GET /metrics on METRICS_PORT only (off when unset): never on the public port.
-  const metrics = await startMetricsServer(config, gateway.logger, gateway.catalogCache);
+  const metrics = await startMetricsServer(config, gateway.logger);
   gateway.logger.info({ url }, 'gateway ready');
 
   let stopping = false;

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CatalogCache } from './catalog-cache/index';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { Logger } from './logger';
 import { isBackendPath, matchRoute, normalisePath } from './routes';
@@ -48,7 +47,7 @@ export function routeLabel(url: string): string {
   return isBackendPath(path) ? 'unmatched' : 'spa';
 }
 
-/** Called once per request when its response is done or cut off (request-id.ts, every lane). */
+/** Called once per request when its response is done or cut off (request-id.ts). */
 export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void {
   const labels = {
     method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER',
@@ -57,62 +56,6 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, second
   };
   requests.inc(labels);
   duration.observe(labels, seconds);
-}
-
-/**
- * Guest carts the gateway wrote itself (its guest adds, cart-guest-adds.ts). The cart service's counter of the same
- * name counts the rest: summed by `owner`, as the dashboard does, they are every cart saved.
- */
-export const cartsWritten = new Counter({
-  name: 'shop_carts_written_total',
-  help: 'Carts saved by the gateway, by owner: its guest adds (the cart service counts its own writes)',
-  labelNames: ['owner'] as const,
-  registers: [registry],
-});
-
-/** The catalogue caches whose stats() the cache metrics report (one per gateway; tests may run several). */
-const caches = new Set<CatalogCache>();
-
-new Counter({
-  name: 'shop_catalog_cache_requests_total',
-  help: 'Cacheable catalogue reads at the gateway: hit (answered from memory), miss (filled from catalog) or bypass (catalog version unknown, proxied)',
-  labelNames: ['result'] as const,
-  registers: [registry],
-  collect() {
-    const sum = { hit: 0, miss: 0, bypass: 0 };
-    for (const cache of caches) {
-      const s = cache.stats();
-      sum.hit += s.hits;
-      sum.miss += s.misses;
-      sum.bypass += s.bypassed;
-    }
-    this.reset();
-    for (const [result, value] of Object.entries(sum)) this.inc({ result }, value);
-  },
-});
-
-new Gauge({
-  name: 'shop_catalog_cache_entries',
-  help: 'Responses kept in the gateway catalogue cache',
-  registers: [registry],
-  collect() {
-    this.set([...caches].reduce((n, c) => n + c.stats().entries, 0));
-  },
-});
-
-new Gauge({
-  name: 'shop_catalog_cache_bytes',
-  help: 'Bytes kept in the gateway catalogue cache (raw and gzip variants)',
-  registers: [registry],
-  collect() {
-    this.set([...caches].reduce((n, c) => n + c.stats().bytes, 0));
-  },
-});
-
-/** Reports this cache's hits, misses and size until `close()`. */
-export function watchCatalogCache(cache: CatalogCache): () => void {
-  caches.add(cache);
-  return () => caches.delete(cache);
 }
 
 let defaultMetrics = false;
@@ -124,19 +67,17 @@ export interface MetricsServer {
 
 /**
  * Serves GET /metrics on METRICS_HOST:METRICS_PORT (off when METRICS_PORT is unset), with the process and
- * event-loop metrics and the catalogue cache's counters. Resolves undefined when off.
+ * event-loop metrics, the requests' and the HTTP cache's (http-cache/). Resolves undefined when off.
  */
 export async function startMetricsServer(
   config: Pick<GatewayConfig, 'metricsPort' | 'metricsHost'>,
   logger: Logger,
-  catalogCache?: CatalogCache,
 ): Promise<MetricsServer | undefined> {
   if (config.metricsPort === undefined) return undefined;
   if (!defaultMetrics) {
     collectDefaultMetrics({ register: registry });
     defaultMetrics = true;
   }
-  const unwatch = catalogCache ? watchCatalogCache(catalogCache) : () => false;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -161,7 +102,6 @@ export async function startMetricsServer(
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        unwatch();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -14,14 +14,17 @@ interface ServerEntry {
   ): Promise<{ html: string; title: string; description: string }>;
 }
 
-/**
- * A rendered page: the product's ETag it was rendered from, and the catalogue version at which that was last known
- * to be current (undefined: unknown, so ask the catalog at the next load).
- */
+/** A rendered page and the ETag of the product it was rendered from. */
 interface KeptPage {
-  version: string | undefined;
   etag: string;
   html: string;
+}
+
+/** A product read through the public API: its status, ETag and body. */
+export interface ProductRead {
+  status: number;
+  etag?: string;
+  body: Buffer;
 }
 
 /** One web build's server bundle and product page document (<!--app-head--> and <!--app-html--> to fill in). */
@@ -33,13 +36,13 @@ interface ServerBuild {
 
 export interface ProductPagesOptions {
   webDist: string;
+  /**
+   * Reads `GET /api/products/<id>` as any client of the API would (app.ts: through the gateway's HTTP cache); without
+   * it, the catalog is asked directly at `catalogUrl`.
+   */
+  readProduct?: (path: string) => Promise<ProductRead>;
   /** The catalog service's base URL (the proxy's upstream). */
   catalogUrl: string;
-  /**
-   * The catalogue's version (the catalogue cache follows it): a page kept at the current version is served without
-   * asking the catalog; while unknown, every load asks (a 304 still keeps the page).
-   */
-  catalogVersion: () => string | undefined;
   timeoutMs: number;
   logger: Logger;
   /** Most pages kept (least recently used go first). */
@@ -76,12 +79,24 @@ const PAGE_DATA_ID = 'page-data';
  * Product pages rendered in full at request time from the web build's server bundle, so that a phone opening a
  * shared link paints the product and its main picture from the HTML instead of after the app, then an API call, then
  * the picture; the product goes along as page data, from which the app hydrates that HTML without asking again.
- * Pages are kept per web build, product and origin, with the product's ETag: once the catalogue version moves (an
- * admin's edit, any stock change), the next load of a page asks the catalog whether its product changed, and only a
- * product that did is rendered again (a render costs ~17 ms; a sale of one product must not make every page pay it).
+ * The product is read through the public API like any client's read (through the HTTP cache); pages are kept per
+ * web build, product and origin with the product's ETag, and rendered again only when it changed.
  */
 export function createProductPages(options: ProductPagesOptions): ProductPages {
-  const { webDist, catalogUrl, catalogVersion, timeoutMs, logger, maxEntries = 500 } = options;
+  const { webDist, catalogUrl, timeoutMs, logger, maxEntries = 500 } = options;
+  const readProduct =
+    options.readProduct ??
+    (async (productPath: string): Promise<ProductRead> => {
+      const res = await fetch(`${catalogUrl.replace(/\/+$/, '')}${productPath}`, {
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { accept: 'application/json' },
+      });
+      return {
+        status: res.status,
+        etag: res.headers.get('etag') ?? undefined,
+        body: Buffer.from(await res.arrayBuffer()),
+      };
+    });
   const serverDir = path.join(webDist, '.server');
   const entryFile = path.join(serverDir, 'prerender.cjs');
   const templateFile = path.join(serverDir, 'product.html');
@@ -120,28 +135,16 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
   }
 
   /**
-   * Product `id` from the catalog with its ETag; `'unchanged'` when the catalog says the page rendered for
-   * `etag` still shows it (304); undefined when it has no such product (or answers anything else than that product).
+   * Product `id` as the public API answers it, with its ETag; undefined when there is no such product (or the answer
+   * is anything else than that product).
    */
-  async function fetchProduct(
-    id: string,
-    etag: string | undefined,
-  ): Promise<{ product: ProductJson; etag: string | undefined } | 'unchanged' | undefined> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (etag) headers['if-none-match'] = etag;
-    const res = await fetch(`${catalogUrl.replace(/\/+$/, '')}/api/products/${encodeURIComponent(id)}`, {
-      signal: AbortSignal.timeout(timeoutMs),
-      headers,
-    });
-    if (res.status === 304 && etag) return 'unchanged';
-    if (!res.ok) {
-      await res.body?.cancel();
-      if (res.status >= 500) throw new Error(`the catalog answered ${res.status}`);
-      return undefined; // 400 (a malformed id) or 404: the app shows its not-found state
-    }
-    const product = (await res.json()) as Partial<ProductJson> | null;
+  async function fetchProduct(id: string): Promise<{ product: ProductJson; etag: string | undefined } | undefined> {
+    const read = await readProduct(`/api/products/${encodeURIComponent(id)}`);
+    if (read.status >= 500) throw new Error(`the catalog answered ${read.status}`);
+    if (read.status !== 200) return undefined; // 400 (a malformed id) or 404: the app shows its not-found state
+    const product = JSON.parse(read.body.toString('utf8')) as Partial<ProductJson> | null;
     if (product?._id !== id || !Array.isArray(product.images)) return undefined;
-    return { product: product as ProductJson, etag: res.headers.get('etag') ?? undefined };
+    return { product: product as ProductJson, etag: read.etag };
   }
 
   async function renderPage(server: ServerBuild, product: ProductJson, origin: string): Promise<string> {
@@ -162,24 +165,20 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
     if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
   }
 
-  /**
-   * The page, rendered again only when its product changed: the catalog is asked with the kept page's ETag, and
-   * a 304 keeps it (a stock change elsewhere in the catalogue moves the version, not this product's ETag).
-   */
+  /** The page, rendered again only when its product's ETag changed (a render costs ~17 ms; a read from the cache µs). */
   async function pageOf(server: ServerBuild, key: string, id: string, origin: string): Promise<string | undefined> {
-    const version = catalogVersion();
-    const before = kept.get(key);
-    const fetched = await fetchProduct(id, before?.etag);
+    const fetched = await fetchProduct(id);
     if (fetched === undefined) {
       kept.delete(key);
       return undefined;
     }
-    if (fetched === 'unchanged') {
-      if (server.id === buildId) keep(key, { ...before!, version });
-      return before!.html;
+    const before = kept.get(key);
+    if (before && fetched.etag === before.etag) {
+      keep(key, before);
+      return before.html;
     }
     const html = await renderPage(server, fetched.product, origin);
-    if (server.id === buildId && fetched.etag) keep(key, { version, etag: fetched.etag, html });
+    if (server.id === buildId && fetched.etag) keep(key, { etag: fetched.etag, html });
     return html;
   }
 
@@ -194,13 +193,6 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
       }
       if (!server) return undefined;
       const key = JSON.stringify([id, origin]);
-      const page = kept.get(key);
-      const version = catalogVersion();
-      // Nothing in the catalogue changed since the page was checked: no need to ask.
-      if (page && version !== undefined && page.version === version) {
-        keep(key, page);
-        return page.html;
-      }
       const pending = inflight.get(key);
       if (pending) return pending;
       const rendering = pageOf(server, key, id, origin)

@@ -14,7 +14,7 @@ import type { GatewayConfig } from './config';
 import { MESSAGES, sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
 import { requestIdOf } from './request-id';
-import { matchRoute, normalisePath, type Route } from './routes';
+import { DOT_SEGMENT, matchRoute, normalisePath, type Route } from './routes';
 
 export interface ServiceProxies {
   /** Express middleware: proxies a request whose path is in the route table, else calls next(). */
@@ -30,8 +30,6 @@ export interface ServiceProxies {
 export const UPSTREAM_IDLE_MS = 60_000;
 /** At most this many connections to one service at once (more requests wait for one). */
 export const UPSTREAM_MAX_SOCKETS = 512;
-
-export const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 
 export interface ProxyHooks {
   /** Called with every upstream response, before its headers reach the client. */

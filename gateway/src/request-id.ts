@@ -24,11 +24,8 @@ export function requestContext(logger: Logger): RequestHandler {
   };
 }
 
-/**
- * The work of {@link requestContext} on a bare request/response: also used by the catalogue cache's
- * fast lane, which answers hits before Express (app.ts).
- */
-export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): string {
+/** The work of {@link requestContext}. */
+function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): string {
   const started = process.hrtime.bigint();
   const requestId = assignRequestId(req);
   res.setHeader(REQUEST_ID_HEADER, requestId);
@@ -37,7 +34,7 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
 }
 
 /** Keeps a sane incoming id or makes one; puts it on the request headers (so the proxy forwards it). */
-export function assignRequestId(req: IncomingMessage): string {
+function assignRequestId(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
   const requestId = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
   req.headers[REQUEST_ID_HEADER] = requestId;
@@ -45,7 +42,7 @@ export function assignRequestId(req: IncomingMessage): string {
 }
 
 /** Writes the one access-log line of a request, and counts it (metrics.ts), when its response is done (or cut off). */
-export function logWhenDone(
+function logWhenDone(
   req: IncomingMessage,
   res: ServerResponse,
   logger: Logger,

@@ -6,6 +6,11 @@ export interface Route {
   service: ServiceName;
   /** Uploads may carry a larger (streamed) body than JSON routes. */
   upload?: boolean;
+  /**
+   * Public GETs under this prefix go through the gateway's HTTP cache (http-cache/): kept as the service sent them
+   * when its answer allows it (Surrogate-Control), purged by the surrogate keys it names.
+   */
+  cached?: boolean;
 }
 
 /** THE route table: every public path the gateway proxies. */
@@ -13,7 +18,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/users', service: 'identity' },
   { prefix: '/api/admin/users', service: 'identity' },
   { prefix: '/api/subscribe', service: 'identity' },
-  { prefix: '/api/products', service: 'catalog' },
+  { prefix: '/api/products', service: 'catalog', cached: true },
   { prefix: '/api/admin/products', service: 'catalog' },
   { prefix: '/api/upload', service: 'catalog', upload: true },
   { prefix: '/uploads', service: 'catalog' },
@@ -24,6 +29,9 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/stats', service: 'orders' },
 ];
+
+/** A `.` or `..` path segment: refused (400) rather than proxied or cached. */
+export const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 
 /** Rate-limited calls: method + normalised path. */
 export const RATE_LIMITED = {

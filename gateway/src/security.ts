@@ -54,34 +54,6 @@ export const embeddableImages: RequestHandler = (req, res, next) => {
   next();
 };
 
-/**
- * The headers {@link securityHeaders} sets, computed once by running it on a stand-in response: our
- * policy does not depend on the request, so the catalogue cache's fast lane can send exactly these.
- * Undefined if the middleware did anything else (then the fast lane stays off).
- */
-export function staticSecurityHeaders(middleware: RequestHandler): Array<[string, string]> | undefined {
-  const headers: Array<[string, string]> = [];
-  let passed = false;
-  let other = false;
-  const res = {
-    setHeader: (name: string, value: unknown) => {
-      if (typeof value === 'string') headers.push([name, value]);
-      else other = true;
-    },
-    removeHeader: () => undefined, // x-powered-by: the gateway never sets it
-    getHeader: () => undefined,
-  };
-  const req = { headers: {}, method: 'GET', url: '/' };
-  try {
-    middleware(req as never, res as never, (err?: unknown) => {
-      passed = err === undefined;
-    });
-  } catch {
-    return undefined;
-  }
-  return passed && !other && headers.length > 0 ? headers : undefined;
-}
-
 /** CORS allow-list from CORS_ORIGINS; with none configured the gateway is same-origin only. */
 export function corsPolicy(config: GatewayConfig): RequestHandler | undefined {
   if (config.corsOrigins.length === 0) return undefined;

@@ -1,10 +1,10 @@
-// The catalog-version follower (src/catalog-cache/invalidation.ts) on the real Redis. It reads the version on its own
+// The catalog-version follower (src/http-cache/invalidation.ts) on the real Redis. It reads the version on its own
 // subscriber connection's schedule, through the process's main client, which fails fast (no offline queue): a read
 // refused because that client is not ready yet, or timed out on a busy box, must be tried again soon, not left to
 // the next poll (an hour in some deployments; the cache proxies every catalogue read until it is armed).
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { followCatalogVersion } from '../src/catalog-cache/invalidation';
+import { followCatalogVersion } from '../src/http-cache/invalidation';
 import { deleteKeys, uniqueCatalogPrefix } from './helpers';
 
 const noop = { dropAll: () => undefined, purge: () => undefined };

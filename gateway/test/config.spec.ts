@@ -101,27 +101,6 @@ describe('configuration', () => {
     expect((error as ConfigError).problems).toHaveLength(9);
   });
 
-  it("answers guest cart reads itself by default, under the cart's key namespace (the deployment's)", () => {
-    expect(loadConfig({}).cartGuestReads).toEqual({ enabled: true, namespace: '' });
-    expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.' }).cartGuestReads).toEqual({ enabled: true, namespace: 'e2e.' });
-    expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.', CART_NAMESPACE: 'shop.' }).cartGuestReads.namespace).toBe('shop.');
-    expect(loadConfig({ CART_GUEST_READS: 'off' }).cartGuestReads.enabled).toBe(false);
-    expect(() => loadConfig({ CART_GUEST_READS: 'sometimes' })).toThrow('CART_GUEST_READS must be on or off');
-    expect(() => loadConfig({ CART_NAMESPACE: 'a b' })).toThrow('CART_NAMESPACE must be 0-100 characters');
-  });
-
-  it("carries out guest adds itself by default, with the cart's guest cart expiry", () => {
-    expect(loadConfig({}).cartGuestAdds).toEqual({ enabled: true, ttlSeconds: 2_592_000 });
-    expect(loadConfig({ CART_GUEST_ADDS: 'off', GUEST_CART_TTL_SECONDS: '3600' }).cartGuestAdds).toEqual({
-      enabled: false,
-      ttlSeconds: 3600,
-    });
-    expect(() => loadConfig({ CART_GUEST_ADDS: 'maybe' })).toThrow('CART_GUEST_ADDS must be on or off');
-    expect(() => loadConfig({ GUEST_CART_TTL_SECONDS: '59' })).toThrow(
-      'GUEST_CART_TTL_SECONDS must be an integer from 60 to 31536000',
-    );
-  });
-
   it('parses sizes', () => {
     expect(parseSize('1mb')).toBe(1048576);
     expect(parseSize('1.5 KB')).toBe(1536);

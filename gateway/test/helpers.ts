@@ -29,6 +29,8 @@ const echo =
   (req, res, body) => {
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('X-Powered-By', 'Express');
+    // Like the real catalog: its public answers may be kept by a shared cache (the gateway's).
+    if (name === 'catalog') res.setHeader('Surrogate-Control', 'max-age=60');
     const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? 200);
     if (status !== 200) {
       res.statusCode = status;

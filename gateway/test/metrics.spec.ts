@@ -16,7 +16,7 @@ import {
 
 /**
  * The gateway's /metrics: served by its own listener (METRICS_PORT), never on the public port; requests of
- * every lane counted by route label and status; the catalogue cache's hits and misses.
+ * every request counted by route label and status; the HTTP cache's hits and misses.
  */
 describe('gateway metrics', () => {
   let upstreams: Record<string, Upstream>;
@@ -34,7 +34,7 @@ describe('gateway metrics', () => {
     await redis.set(`${prefix}catalog:version`, '7'); // an armed cache: the catalog is running
     const config = testConfig(upstreams, { CATALOG_CACHE_PREFIX: prefix, METRICS_PORT: '0' });
     gw = await startGateway(config);
-    metrics = (await startMetricsServer(config, gw.gateway.logger, gw.gateway.catalogCache))!;
+    metrics = (await startMetricsServer(config, gw.gateway.logger))!;
   });
 
   afterAll(async () => {
@@ -100,7 +100,7 @@ describe('gateway metrics', () => {
       expect(['/health', '/ready', '/api/docs', 'spa', 'unmatched', ...ROUTES.map((r) => r.prefix)]).toContain(route);
   });
 
-  it('counts catalogue cache misses and hits (the fast lane included)', async () => {
+  it('counts HTTP cache misses and hits', async () => {
     const before = await scrape();
     const path = `/api/products?keyword=metrics-${Date.now()}`;
     expect((await get(path)).status).toBe(200); // miss: filled from the catalog

@@ -32,7 +32,7 @@ describe('gateway when its Redis hangs', () => {
   beforeAll(async () => {
     ({ proxy } = await TcpProxy.inFrontOf('redis://127.0.0.1:6379', 6379));
     catalog = await startUpstream('catalog', (_req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Surrogate-Control': 'max-age=60' });
       res.end(JSON.stringify([{ _id: '64b7f0c2a1b2c3d4e5f60001', name: 'Home Jersey', price: 89.99 }]));
     });
     identity = await startUpstream('identity');
@@ -49,7 +49,7 @@ describe('gateway when its Redis hangs', () => {
         },
       ),
     );
-    await gw.gateway.catalogCache!.whenArmed(5_000);
+    await gw.gateway.httpCache!.whenArmed(5_000);
   });
 
   afterAll(async () => {

@@ -84,7 +84,7 @@ export type StoredProduct = { readonly _id: unknown } & Partial<
   >
 >;
 
-/** The parts of an entry, whoever made them: from a stored product (toEntry), or from a snapshot (snapshot.ts). */
+/** The parts of an entry (toEntry makes them from a stored product). */
 export interface EntryParts {
   readonly _id: string;
   readonly json: string;

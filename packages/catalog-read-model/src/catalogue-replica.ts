@@ -13,8 +13,8 @@ export interface CatalogueSource {
 }
 
 /**
- * A copy of the published catalogue kept at a catalog version: the catalog's own (from MongoDB) and the gateway's
- * (from the catalog's snapshot) follow the same change log the same way. Catching up to a version replays the
+ * A copy of the published catalogue kept at a catalog version, in each catalog replica's memory (loaded from
+ * MongoDB), following the change log every replica writes to. Catching up to a version replays the
  * changes since the copy's: stock writes straight from the log (they carry their new levels), then the products
  * admins edited, as the source has them now; a change that may touch anything (`all`), a gap in the log, or a
  * version lower than the copy's (Redis was reset) loads everything again. Catch-ups run one after another.

@@ -1,7 +1,16 @@
 import { selectBestSeller, selectList, selectNewArrivals, selectSimilar } from './catalogue-queries';
 import type { CatalogueIndex } from './catalogue-index';
+import type { ProductListQuery } from './product-query';
 import { listResponse, productResponse, type PublicResponse } from './public-response';
-import type { PublicReads } from './public-routes';
+
+/** The public catalogue reads, each answering with an R. */
+export interface PublicReads<R> {
+  list(q: ProductListQuery): R;
+  product(id: string): R;
+  similar(id: string): R;
+  newArrivals(): R;
+  bestSeller(): R;
+}
 
 /**
  * The public reads answered from an index, as bytes ready to send; undefined where the answer is a 404 (an

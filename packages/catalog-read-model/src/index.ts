@@ -7,7 +7,5 @@ export * from './compiled-filter';
 export * from './index-reads';
 export * from './product-query';
 export * from './public-response';
-export * from './public-routes';
-export * from './snapshot';
 export * from './sort-orders';
 export * from './surrogate-keys';

@@ -1,22 +1,23 @@
 import type { ProductJson } from '@shop/contracts';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PRODUCT_LENGTHS_HEADER, SURROGATE_KEY_HEADER, surrogateKeysOf } from './surrogate-keys';
+import { SURROGATE_KEY_HEADER, surrogateKeysOf } from './surrogate-keys';
 import { etagOf, type CatalogueEntry } from './catalogue-entry';
 
 /** The headers every public read's 200 carries besides its ETag (and its keys). */
 export const PUBLIC_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const PUBLIC_CACHE_CONTROL = 'public, no-cache';
+/**
+ * For shared caches in front (the gateway's, a CDN): keep a public read up to 5 minutes, purged sooner by its
+ * surrogate keys when the catalogue changes. Browsers never see it (caches strip it) and revalidate every time.
+ */
+export const PUBLIC_SURROGATE_CONTROL = 'max-age=300';
 
 /** A public read's answer: the JSON bytes, their ETag, and the surrogate keys a cache in front may purge it by. */
 export interface PublicResponse {
   body: Buffer;
   etag: string;
   surrogateKeys?: string;
-  /** A list's Product-Lengths header (where each product's bytes are), sent with its product keys. */
-  productLengths?: string;
-  /** A list's products, in order, when it names them (a cache in front can keep it without parsing the headers). */
-  products?: readonly ProductBytes[];
 }
 
 /** What answers are assembled from: a product's id, its JSON bytes and their ETag. */
@@ -58,11 +59,6 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
     // One update of the joined ETags: the same digest as one update per product, at a fraction of the calls.
     etag: `"${createHash('sha1').update(etags.join('')).digest('base64url')}"`,
     surrogateKeys,
-    productLengths:
-      surrogateKeys === undefined || !products.length
-        ? undefined
-        : products.map((product) => product.body.length).join(' '),
-    products: surrogateKeys === undefined ? undefined : products,
   };
 }
 
@@ -84,8 +80,8 @@ export function sendPublic(req: IncomingMessage, res: ServerResponse, response: 
     res.end();
     return;
   }
+  res.setHeader('Surrogate-Control', PUBLIC_SURROGATE_CONTROL);
   if (response.surrogateKeys !== undefined) res.setHeader(SURROGATE_KEY_HEADER, response.surrogateKeys);
-  if (response.productLengths !== undefined) res.setHeader(PRODUCT_LENGTHS_HEADER, response.productLengths);
   res.setHeader('Content-Type', PUBLIC_CONTENT_TYPE);
   res.setHeader('Content-Length', response.body.length);
   res.statusCode = 200;

@@ -2,11 +2,6 @@
  * The names a public response is tagged with (its `Surrogate-Key` header) and a change purges (the words after
  * the version on the `<ns>catalog:version` channel). A cache in front of the catalog (the gateway's) drops exactly
  * the responses that share a key with a change; a change that names no key drops everything.
- *
- * A change that names product keys and nothing else (a stock write without a sale) changes those products' bytes
- * only: never which products a response shows, nor their order (no filter or sort reads the stock level). A cache
- * may therefore keep a list showing such a product and replace that product's bytes in it (the
- * `Product-Lengths` header says where they are).
  */
 
 /** A response that shows this product. */
@@ -24,12 +19,6 @@ export const SALES_KEY = 'sales';
 export const MAX_TAGGED_PRODUCTS = 100;
 
 export const SURROGATE_KEY_HEADER = 'Surrogate-Key';
-
-/**
- * On a list that names its products: the byte length of each product's JSON in the body, in the order of the
- * product keys, space-separated. The body is `[` those bytes joined by `,` `]`.
- */
-export const PRODUCT_LENGTHS_HEADER = 'Product-Lengths';
 
 /** The Surrogate-Key header of a response showing these products, or undefined when it shows too many to name. */
 export function surrogateKeysOf(productIds: readonly string[], dependsOnSales: boolean): string | undefined {

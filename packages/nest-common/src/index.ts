@@ -2,7 +2,6 @@ export * from './auth/auth.guard';
 export * from './auth/jwt-secret';
 export * from './auth/token-revocations';
 export * from './bootstrap/create-service-app';
-export * from './bootstrap/in-front-of-express';
 export * from './bootstrap/json-body';
 export * from './bootstrap/service-defaults.module';
 export * from './config/service-config';

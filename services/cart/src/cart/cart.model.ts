@@ -1,9 +1,7 @@
-import { sameLine, type StoredLine } from '@shop/cart-model';
+import { sameLine, type StoredLine } from './model';
 import { MAX_CART_LINE_QUANTITY, type OrderItemRef } from '@shop/contracts';
 
-// The stored format and the rules of a line are the shared package's (the gateway reads guest carts and adds to
-// them too): one definition of each.
-export { emptyCart, findLine, sameLine, type LineKey, type StoredCart, type StoredLine } from '@shop/cart-model';
+export { emptyCart, findLine, sameLine, type LineKey, type StoredCart, type StoredLine } from './model';
 
 /** How many merge and order markers a cart remembers (a replay older than that is long gone from the broker). */
 export const MARKERS_KEPT = 50;

@@ -4,7 +4,6 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { CartController } from './cart.controller';
 import { CartEvents } from './cart.events';
 import { CartService } from './cart.service';
-import { GuestCartLane } from './guest-lane';
 import { CartRepository } from './storage/cart.repository';
 import { MongoCartStore } from './storage/mongo-cart.store';
 import { RedisCartStore } from './storage/redis-cart.store';
@@ -13,6 +12,6 @@ import { UserCart, UserCartSchema } from './storage/user-cart.schema';
 @Module({
   imports: [MongooseModule.forFeature([{ name: UserCart.name, schema: UserCartSchema }]), CatalogModule],
   controllers: [CartController],
-  providers: [CartService, CartEvents, CartRepository, RedisCartStore, MongoCartStore, GuestCartLane],
+  providers: [CartService, CartEvents, CartRepository, RedisCartStore, MongoCartStore],
 })
 export class CartModule {}

@@ -1,12 +1,5 @@
 import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import {
-  isRefusal,
-  optionProblem,
-  pricedCart,
-  quantityProblem,
-  withLineAdded,
-  type LineRefusal,
-} from '@shop/cart-model';
+import { isRefusal, optionProblem, pricedCart, quantityProblem, withLineAdded, type LineRefusal } from './model';
 import { CART_MESSAGES, MAX_CART_LINES, type CartJson, type OrderPlacedEvent } from '@shop/contracts';
 import { CatalogProducts, type ProductInfo } from '../catalog/catalog-products';
 import {
@@ -37,7 +30,7 @@ function lineKey(line: LineRequest): LineKey {
   return { productId: line.productId, size: line.size ?? '', color: line.color ?? '' };
 }
 
-/** A change the line rules (@shop/cart-model) refuse, as the exception that answers it. */
+/** A change the line rules (model/cart-lines.ts) refuse, as the exception that answers it. */
 function refused({ status, message }: LineRefusal): Error {
   return status === 409 ? new ConflictException(message) : new BadRequestException(message);
 }
@@ -220,7 +213,7 @@ export class CartService {
     return this.priced(owner, cart, products);
   }
 
-  /** The cart as the API shows it: current names, images and prices; totals summed in pence (@shop/cart-model). */
+  /** The cart as the API shows it: current names, images and prices; totals summed in pence (model/priced-cart.ts). */
   private priced(owner: CartOwner, cart: StoredCart | null, products: Map<string, ProductInfo | null>): CartJson {
     return pricedCart(owner, cart, (productId) => products.get(productId));
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { cartProductOfPricedLine } from '@shop/cart-model';
+import { cartProductOfPricedLine } from '../cart/model';
 import { PATTERNS, type PriceLinesResponse } from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { CartConfig } from '../config/cart.config';

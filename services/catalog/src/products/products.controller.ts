@@ -44,9 +44,8 @@ const ApiProductFilters = () =>
 
 /**
  * Public catalogue reads (published products only), answered from the in-memory read model as bytes with an
- * ETag, plus the two admin writes the SPA calls on this path. Well-formed reads usually never get here: the
- * PublicReadsLane answers them in front of Express; this is where their errors are answered. Route order
- * matters: the named routes come before `:id`.
+ * ETag, plus the two admin writes the SPA calls on this path. Route order matters: the named routes come before
+ * `:id`.
  */
 @ApiTags('products')
 @Controller('api/products')

@@ -2,9 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { CatalogueReadModel } from '../read-model/catalogue-read-model';
-import { CatalogueSnapshotController } from '../read-model/catalogue-snapshot.controller';
 import { PublicReads } from '../read-model/public-reads';
-import { PublicReadsLane } from '../read-model/public-reads.lane';
 import { AdminProductsController } from './admin-products.controller';
 import { ProductLocks } from './product-locks';
 import { Product, ProductSchema } from './product.schema';
@@ -14,8 +12,8 @@ import { ProductsService } from './products.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }])],
-  controllers: [ProductsController, AdminProductsController, ProductsMessages, CatalogueSnapshotController],
-  providers: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, PublicReads, PublicReadsLane],
+  controllers: [ProductsController, AdminProductsController, ProductsMessages],
+  providers: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, PublicReads],
   exports: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, MongooseModule],
 })
 export class ProductsModule {}

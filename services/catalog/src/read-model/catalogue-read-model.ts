@@ -75,12 +75,6 @@ export class CatalogueReadModel {
     return this.replica.catchUp(version);
   }
 
-  /** The index and the version it is as of, as current() gives it (the snapshot the gateway's copy loads). */
-  async currentWithVersion(): Promise<{ index: CatalogueIndex; version: number } | undefined> {
-    const index = await this.current();
-    return index && { index, version: this.replica.version };
-  }
-
   private async loadAll(entryOf: (doc: LeanProduct) => CatalogueEntry): Promise<CatalogueEntry[]> {
     const started = Date.now();
     const entries = [];

@@ -1,7 +1,7 @@
 import type { StoredCart } from '../cart.model';
 
 /** Whose cart: a signed-in user's, or a guest's (the shared package's type). */
-export type { CartOwner } from '@shop/cart-model';
+export type { CartOwner } from '../model';
 
 /** Where one kind of cart lives. Writes are whole carts: the repository serialises them per cart. */
 export interface CartStore {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { cartLockKey, newCart } from '@shop/cart-model';
+import { cartLockKey, newCart } from '../model';
 import { Metrics, REDIS, withRedisLock, type Counter } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CartConfig } from '../../config/cart.config';

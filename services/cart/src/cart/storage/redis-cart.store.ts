@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GUEST_CART_COMPARE_AND_SET, guestCartKey, parseStoredCart, type CompareAndSetOutcome } from '@shop/cart-model';
+import { GUEST_CART_COMPARE_AND_SET, guestCartKey, parseStoredCart, type CompareAndSetOutcome } from '../model';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CartConfig } from '../../config/cart.config';

@@ -1,4 +1,4 @@
-import { PRODUCT_KEY_PREFIX, type Entry } from './entry';
+import type { Entry } from './entry';
 
 /** Taken when a fill starts: what the store knew then, so that its answer is checked against every change since. */
 export interface FillTicket {
@@ -8,9 +8,8 @@ export interface FillTicket {
 
 export interface Store {
   /**
-   * The entry for a key, now the most recently used; undefined when there is none, or when a purge since it was
-   * last looked at may have changed it. A list only some of whose products' bytes changed is returned with them
-   * marked stale (`entry.stale`: to be patched before it is served, patch.ts).
+   * The entry for a key, now the most recently used; undefined when there is none, when it expired, or when a purge
+   * since it was last looked at named one of its keys (or it has none).
    */
   get(key: string): Entry | undefined;
   ticket(): FillTicket;
@@ -20,27 +19,18 @@ export interface Store {
   grew(entry: Entry, extraBytes: number): void;
   /** Drops every entry. */
   dropAll(): void;
-  /**
-   * The entries tagged with any of these keys, and those tagged with none (they may show anything), may have
-   * changed. A list named by product keys only (a stock write without a sale: those products' bytes changed, not
-   * the list's members or order) is kept if it says where those products are; anything else is dropped.
-   */
+  /** The entries tagged with any of these surrogate keys, and those tagged with none, are gone. */
   purge(keys: readonly string[]): void;
-  /** Puts a list made current in place of the entry it was made from, unless that entry is gone meanwhile. */
-  replace(old: Entry, next: Entry): void;
   readonly size: number;
   readonly bytes: number;
 }
 
 /**
- * The kept responses: least recently used evicted first beyond maxEntries or maxBytes. A purge only notes when
- * each key it names changed; an entry is checked against those notes when it is next read (a few map lookups, and
- * only if a purge came since its last read). Purges used to look through every entry: at 20,000 entries and
- * ~10 stock writes a second that cost far more than the reads, once stock writes kept most lists (measured on the
- * 2-vCPU box, lists of ~20 products: a scan 30–65 ms; a set of entries per key, kept at every fill and eviction,
- * ~50 µs a fill; this check costs neither).
+ * The kept responses: least recently used evicted first beyond maxEntries or maxBytes. A purge only notes when each
+ * key it names changed; an entry is checked against those notes when it is next read (a few map lookups, and only if
+ * a purge came since its last read), so a purge costs the same whatever the number of entries.
  */
-export function createStore(limits: { maxEntries: number; maxBytes: number }): Store {
+export function createStore(limits: { maxEntries: number; maxBytes: number }, now = Date.now): Store {
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let generation = 0;
@@ -55,26 +45,18 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     bytes -= entry.bytes;
   };
 
-  /**
-   * Applies the purges since the entry was last checked: false if it must go (an untagged entry after any purge,
-   * a key other than a product's, or a product whose place in it is not known), else true, with the products whose
-   * bytes changed added to `entry.stale`.
-   */
+  /** Whether no purge since the entry was last checked concerns it. */
   const stillValid = (entry: Entry): boolean => {
     if (!entry.keys) return false;
-    const changed = entry.keys.filter((key) => (changedAt.get(key) ?? -1) > entry.asOf);
+    if (entry.keys.some((key) => (changedAt.get(key) ?? -1) > entry.asOf)) return false;
     entry.asOf = purgeCount;
-    if (!changed.length) return true;
-    if (!entry.parts || !changed.every((key) => key.startsWith(PRODUCT_KEY_PREFIX))) return false;
-    entry.stale ??= new Set();
-    for (const key of changed) entry.stale.add(key.slice(PRODUCT_KEY_PREFIX.length));
     return true;
   };
 
   const overBudget = (): boolean => entries.size > limits.maxEntries || bytes > limits.maxBytes;
 
   const evict = (): void => {
-    if (!overBudget()) return; // no iterator: after deletions it would first step over every deleted slot
+    if (!overBudget()) return;
     // Map iteration order is insertion order, and reads re-insert: the first key is the least recently used.
     for (const oldest of entries.keys()) {
       remove(oldest);
@@ -82,18 +64,11 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     }
   };
 
-  const add = (entry: Entry): void => {
-    remove(entry.key);
-    entries.set(entry.key, entry);
-    bytes += entry.bytes;
-    evict();
-  };
-
   return {
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.asOf < purgeCount && !stillValid(entry)) {
+      if (entry.expiresAt <= now() || (entry.asOf < purgeCount && !stillValid(entry))) {
         remove(key);
         return undefined;
       }
@@ -105,7 +80,10 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     admit(entry, ticket) {
       if (entry.bytes > limits.maxBytes || ticket.generation !== generation) return;
       entry.asOf = ticket.purges;
-      add(entry);
+      remove(entry.key);
+      entries.set(entry.key, entry);
+      bytes += entry.bytes;
+      evict();
     },
     grew(entry, extraBytes) {
       entry.bytes += extraBytes;
@@ -122,9 +100,6 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }): S
     purge(keys) {
       purgeCount += 1;
       for (const key of keys) changedAt.set(key, purgeCount);
-    },
-    replace(old, next) {
-      if (entries.get(old.key) === old) add(next);
     },
     get size() {
       return entries.size;

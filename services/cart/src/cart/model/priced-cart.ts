@@ -1,4 +1,4 @@
-import { toPounds, type CartJson, type CartLineJson } from '@shop/contracts';
+import { toPounds, type CartJson, type CartLineJson, type PricedLine } from '@shop/contracts';
 import type { CartOwner, StoredCart } from './stored-cart';
 
 /** What pricing a line needs of its product: the catalogue's current name, first image and price. */
@@ -9,9 +9,16 @@ export interface CartProduct {
 }
 
 /**
+ * A product as the cart prices it, from the catalog's answer to `catalog.products.price`: the stored name, the first
+ * image's public URL ('' without one), the stored price in pence.
+ */
+export function cartProductOfPricedLine(line: PricedLine): CartProduct {
+  return { name: line.name ?? '', image: line.image ?? '', pricePence: line.unitPricePence ?? 0 };
+}
+
+/**
  * The cart as the API shows it (API.md "Cart"): each line with its product's current name, image and price, the
  * total summed in pence. A line whose product `productOf` does not give (a product no longer sold) is left out.
- * The one pricing of a cart: the cart service's answers and the gateway's guest reads are this function's.
  */
 export function pricedCart(
   owner: CartOwner,

@@ -56,8 +56,7 @@ export function quantityProblem(quantity: number, product: LineProduct): LineRef
 
 /**
  * The cart with `quantity` more of the line (a new line if the cart has none like it), or why not: the line past
- * 99 or the stock, or one line too many. The product's options are checked before (optionProblem). The one rule of
- * an add: the cart service's and the gateway's guest adds (gateway/src/cart-guest-adds.ts) are this function's.
+ * 99 or the stock, or one line too many. The product's options are checked before (optionProblem).
  */
 export function withLineAdded(
   cart: StoredCart,

@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { acceptsGzip, cacheablePath } from '../src/catalog-cache';
+import { cacheKeyOf } from '../src/http-cache/index';
+import { acceptsGzip } from '../src/http-cache/http';
 import { createGateway } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config';
 import {
@@ -21,7 +22,7 @@ import {
 } from './helpers';
 
 /**
- * The gateway's cache of public catalogue reads, against a real Redis (own key prefix per gateway,
+ * The gateway's HTTP cache in front of the public catalogue, against a real Redis (own key prefix per gateway,
  * deleted afterwards) and a stand-in catalog that counts what reaches it.
  */
 
@@ -87,8 +88,11 @@ const PRODUCTS = Array.from({ length: 60 }, (_, i) => ({
 function catalogHandler(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
   const status = Number(url.searchParams.get('status') ?? 200);
+  // Like the catalog: its public 200s allow shared caches to keep them (Surrogate-Control), unless `?keep=` says.
+  const keep = url.searchParams.get('keep');
   const sendJson = (code: number, body: unknown, headers: Record<string, string> = {}): void => {
-    res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+    const shared = code === 200 && keep !== 'no' ? { 'Surrogate-Control': `max-age=${keep ?? 3600}` } : {};
+    res.writeHead(code, { 'Content-Type': 'application/json; charset=utf-8', ...shared, ...headers });
     res.end(JSON.stringify(body));
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -111,6 +115,9 @@ function catalogHandler(req: import('node:http').IncomingMessage, res: import('n
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end(`edition ${edition}`);
       return;
+    case '/api/products/private':
+      sendJson(200, body, { 'Cache-Control': 'private' });
+      return;
     case '/api/products/huge':
       sendJson(200, { edition, filler: 'x'.repeat(1024 * 1024 + 10) });
       return;
@@ -119,14 +126,14 @@ function catalogHandler(req: import('node:http').IncomingMessage, res: import('n
   }
 }
 
-describe('catalogue cache in the gateway', () => {
+describe('HTTP cache in the gateway', () => {
   let catalog: Upstream;
   let redis: Redis;
   const prefixes: string[] = [];
   const logLines: Array<Record<string, unknown>> = [];
 
   // Main gateway: version changes only by pub/sub (the poll is an hour), logs captured.
-  let gw: { url: string; close(): Promise<void>; cache: NonNullable<ReturnType<typeof createGateway>['catalogCache']> };
+  let gw: { url: string; close(): Promise<void>; cache: NonNullable<ReturnType<typeof createGateway>['httpCache']> };
   let prefix: string;
   let polled: Running; // version picked up by the poll alone
   let pollPrefix: string;
@@ -152,7 +159,7 @@ describe('catalogue cache in the gateway', () => {
       { logger: capturingLogger(logLines) },
     );
     const { url } = await main.start();
-    gw = { url, close: () => main.close(1000), cache: main.catalogCache! };
+    gw = { url, close: () => main.close(1000), cache: main.httpCache! };
 
     polled = await startGateway(
       testConfig({ catalog }, { CATALOG_CACHE_PREFIX: pollPrefix, CATALOG_VERSION_POLL_MS: '50' }),
@@ -170,7 +177,7 @@ describe('catalogue cache in the gateway', () => {
     redisDown = await startGateway(testConfig({ catalog }, { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` }));
     off = await startGateway(testConfig({ catalog }, { CATALOG_CACHE: 'off' }));
     // start() waits 2 s for the version and then serves anyway (bypassing the cache); a busy CI box can take longer.
-    for (const cache of [gw.cache, polled.gateway.catalogCache!, small.gateway.catalogCache!])
+    for (const cache of [gw.cache, polled.gateway.httpCache!, small.gateway.httpCache!])
       expect(await cache.whenArmed(10_000)).toBe(true);
   });
 
@@ -403,7 +410,7 @@ describe('catalogue cache in the gateway', () => {
       body: JSON.stringify({ price: 79.99 }),
     });
     expect(write.status).toBeLessThan(300);
-    // No message from the catalog here (the stand-in has no Redis): the gateway dropped its own copy.
+    // No message from the catalog here (the stand-in has no Redis): the gateway dropped what it kept.
     const next = await fetch(`${gw.url}${path}`);
     expect(next.headers.get('x-cache')).toBe('MISS');
     expect((await json(next)).edition).toBe('B');
@@ -435,15 +442,42 @@ describe('catalogue cache in the gateway', () => {
     expect(reached(path)).toBe(2);
   });
 
-  it('does not keep non-JSON bodies or bodies over 1 MB, and passes them on intact', async () => {
+  it('keeps only what the catalog allows shared caches to keep, and nothing over 1 MB; passes the rest on intact', async () => {
     for (let i = 0; i < 2; i++) {
-      const text = await fetch(`${gw.url}/api/products/text`);
+      const text = await fetch(`${gw.url}/api/products/text`); // no Surrogate-Control
       expect(await text.text()).toBe('edition A');
       const huge = await json(await fetch(`${gw.url}/api/products/huge`));
       expect(huge.filler).toHaveLength(1024 * 1024 + 10);
+      const notShared = await fetch(`${gw.url}/api/products?t=keep-no&keep=no`);
+      expect((await json(notShared)).edition).toBe('A');
+      const zero = await fetch(`${gw.url}/api/products?t=keep-0&keep=0`);
+      expect((await json(zero)).edition).toBe('A');
+      const priv = await fetch(`${gw.url}/api/products/private`);
+      expect(priv.headers.get('cache-control')).toBe('private');
+      await priv.arrayBuffer();
     }
-    expect(reached('/api/products/text')).toBe(2);
-    expect(reached('/api/products/huge')).toBe(2);
+    for (const path of [
+      '/api/products/text',
+      '/api/products/huge',
+      '/api/products?t=keep-no&keep=no',
+      '/api/products?t=keep-0&keep=0',
+      '/api/products/private',
+    ])
+      expect(reached(path)).toBe(2);
+  });
+
+  it('keeps an answer no longer than its Surrogate-Control max-age, and never passes that header on', async () => {
+    const path = '/api/products?t=max-age&keep=1';
+    const first = await fetch(`${gw.url}${path}`);
+    expect(first.headers.get('surrogate-control')).toBeNull();
+    await first.arrayBuffer();
+    expect((await fetch(`${gw.url}${path}`)).headers.get('x-cache')).toBe('HIT');
+    await sleep(1100);
+    edition = 'B';
+    const expired = await fetch(`${gw.url}${path}`);
+    expect(expired.headers.get('x-cache')).toBe('MISS');
+    expect((await json(expired)).edition).toBe('B');
+    expect(reached(path)).toBe(2);
   });
 
   it('never caches admin reads; public reads ignore the Authorization header and never forward it', async () => {
@@ -563,7 +597,7 @@ describe('catalogue cache in the gateway', () => {
     const flaky = await startGateway(
       testConfig({ catalog }, { REDIS_URL: hop.url, CATALOG_CACHE_PREFIX: hopPrefix, CATALOG_VERSION_POLL_MS: '50' }),
     );
-    const cache = flaky.gateway.catalogCache!;
+    const cache = flaky.gateway.httpCache!;
     const path = '/api/products?t=outage';
     const read = async (): Promise<[string | null, string]> => {
       const res = await fetch(`${flaky.url}${path}`);
@@ -591,26 +625,6 @@ describe('catalogue cache in the gateway', () => {
     }
   });
 
-  it('logs a catalog not answering yet at boot as info, not as a warning, while it retries', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const early = createGateway(testConfig({ catalog: `http://127.0.0.1:${await closedPort()}` }), {
-      logger: capturingLogger(lines),
-    });
-    await early.start();
-    try {
-      const about = (text: string) => lines.filter((l) => String(l.msg).startsWith(text));
-      // The first try at once, the next 1 s later (then 2 s, 5 s; a warning only after those).
-      await until(() => about('catalogue copy not loaded yet').length >= 2, 5000);
-      expect(about('catalogue copy not loaded yet').map((l) => [l.level, l.msg])).toEqual([
-        [30, 'catalogue copy not loaded yet (catalog starting?): retrying in 1 s'],
-        [30, 'catalogue copy not loaded yet (catalog starting?): retrying in 2 s'],
-      ]);
-      expect(lines.filter((l) => Number(l.level) >= 40)).toEqual([]);
-    } finally {
-      await early.close(1000);
-    }
-  });
-
   it('with CATALOG_CACHE=off every read reaches the catalog', async () => {
     const path = '/api/products?t=off';
     for (let i = 0; i < 2; i++) {
@@ -622,10 +636,11 @@ describe('catalogue cache in the gateway', () => {
   });
 });
 
-describe('catalogue cache helpers and configuration', () => {
-  it('recognises only public catalogue read paths', () => {
-    expect(cacheablePath('/api/products')).toBe('/api/products');
-    expect(cacheablePath('/API/Products/Best-Seller/')).toBe('/api/products/best-seller');
+describe('HTTP cache helpers and configuration', () => {
+  it('keys GET and HEAD of the routes the route table marks cached, and nothing else', () => {
+    expect(cacheKeyOf('GET', '/api/products')).toBe('/api/products');
+    expect(cacheKeyOf('HEAD', '/API/Products/Best-Seller/?limit=4')).toBe('/api/products/best-seller?limit=4');
+    expect(cacheKeyOf('POST', '/api/products')).toBeUndefined();
     for (const path of [
       '/api/productsx',
       '/api/admin/products',
@@ -634,7 +649,7 @@ describe('catalogue cache helpers and configuration', () => {
       '/api/products/%2e%2e/admin/products',
       '/api/cart',
     ]) {
-      expect(cacheablePath(path)).toBeUndefined();
+      expect(cacheKeyOf('GET', path)).toBeUndefined();
     }
   });
 
@@ -647,14 +662,13 @@ describe('catalogue cache helpers and configuration', () => {
     expect(acceptsGzip(undefined)).toBe(false);
   });
 
-  it('is on by default with 20,000 entries, the dev version key, a 1 s poll and the catalogue copy', () => {
+  it('is on by default with 20,000 entries, the dev purge channel and a 1 s poll', () => {
     expect(loadConfig({}).catalogCache).toEqual({
       enabled: true,
       maxEntries: 20_000,
       maxBytes: 64 * 1024 * 1024,
       prefix: '',
       versionPollMs: 1000,
-      copy: true,
     });
     expect(
       loadConfig({
@@ -663,7 +677,6 @@ describe('catalogue cache helpers and configuration', () => {
         CATALOG_CACHE_MAX_BYTES: '8mb',
         CATALOG_CACHE_PREFIX: 'ci-42.',
         CATALOG_VERSION_POLL_MS: '250',
-        CATALOG_COPY: 'off',
       }).catalogCache,
     ).toEqual({
       enabled: false,
@@ -671,7 +684,6 @@ describe('catalogue cache helpers and configuration', () => {
       maxBytes: 8 * 1024 * 1024,
       prefix: 'ci-42.',
       versionPollMs: 250,
-      copy: false,
     });
     // Same key as the catalog of the deployment by default; an explicit prefix wins.
     expect(loadConfig({ RABBITMQ_NAMESPACE: 'e2e.' }).catalogCache.prefix).toBe('e2e.');

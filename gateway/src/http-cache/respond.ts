@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Entry, Upstream } from './entry';
 import { acceptsGzip, appendVary, isNotModified, noteForAccessLog } from './http';
-import { writeTogether } from '../write-together';
 
-/** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache tags). */
+/** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache directives and tags). */
 const NOT_FORWARDED = new Set([
   'connection',
   'keep-alive',
@@ -15,6 +14,7 @@ const NOT_FORWARDED = new Set([
   'upgrade',
   'x-powered-by',
   'surrogate-key',
+  'surrogate-control',
 ]);
 
 /** Whether this request gets the gzip variant (made already: see zip in entry.ts). */
@@ -42,33 +42,6 @@ export function serveEntry(req: IncomingMessage, res: ServerResponse, entry: Ent
   res.statusCode = 200;
   if (req.method === 'HEAD') res.end();
   else res.end(body);
-}
-
-/**
- * The same response as serveEntry, written in one writeHead after `head` (request id and security headers,
- * computed by the caller): the fast lane in front of Express.
- */
-export function writeEntry(
-  req: IncomingMessage,
-  res: ServerResponse,
-  entry: Entry,
-  outcome: 'HIT' | 'MISS',
-  head: string[],
-): void {
-  const zipped = wantsGzip(req, entry);
-  noteForAccessLog(res, { cache: outcome });
-  head.push('x-cache', outcome, 'Vary', 'Accept-Encoding', 'ETag', zipped ? entry.weakEtag : entry.etag);
-  if (isNotModified(req.headers, entry)) {
-    res.writeHead(304, head.concat(entry.flat304));
-    res.end();
-    return;
-  }
-  const body = zipped ? (entry.gzip as Buffer) : entry.raw;
-  head.push(...entry.flat);
-  if (zipped) head.push('Content-Encoding', 'gzip');
-  head.push('Content-Length', String(body.length));
-  res.writeHead(200, head); // kept until the body is written
-  writeTogether(() => (req.method === 'HEAD' ? res.end() : res.end(body)));
 }
 
 /** Passes on an upstream answer that is not kept (an error, a non-JSON body, too large, no-store). */

@@ -8,8 +8,6 @@ import {
   withLineAdded,
   type LineKey,
 } from './cart-lines';
-import { lineProductOfProductJson } from './cart-product';
-import { plainGuestAdd, wellFormedGuestAdd } from './guest-writes';
 import type { StoredCart } from './stored-cart';
 
 const id = (n: number) => n.toString(16).padStart(24, 'a');
@@ -67,48 +65,5 @@ describe('the rules of a cart line', () => {
     expect(a.cartId).not.toBe(b.cartId);
     expect(newCart({ kind: 'user', id: id(9) }).cartId).toBeUndefined();
     expect(Object.keys(a)).toEqual(['lines', 'mergedCarts', 'appliedOrders', 'createdAt', 'updatedAt', 'cartId']);
-  });
-
-  it("reads a product's options and stock from its public JSON, or nothing when they are not plainly there", () => {
-    expect(lineProductOfProductJson({ ...jersey, price: 10 })).toEqual(jersey);
-    for (const odd of [
-      null,
-      'x',
-      { ...jersey, sizes: 'M' },
-      { ...jersey, colors: [1] },
-      { ...jersey, countInStock: '5' },
-      { ...jersey, countInStock: 1.5 },
-      { ...jersey, name: undefined },
-    ])
-      expect(lineProductOfProductJson(odd)).toBeUndefined();
-  });
-
-  it('takes a guest add to carry out elsewhere only when it holds nothing but plainly right fields', () => {
-    const add = { productId: ` ${id(1).toUpperCase()} `, quantity: 2, size: ' M ', color: 'Green', guestId: 'guest_1' };
-    const expected = {
-      owner: { kind: 'guest', id: 'guest_1' },
-      line: { productId: id(1), quantity: 2, size: 'M', color: 'Green' },
-    };
-    expect(plainGuestAdd(add)).toEqual(expected);
-    expect(plainGuestAdd({ ...add, userId: null })).toEqual(expected);
-    expect(plainGuestAdd({ productId: id(1), quantity: 1, guestId: 'guest_1' })).toEqual({
-      owner: { kind: 'guest', id: 'guest_1' },
-      line: { productId: id(1), quantity: 1 },
-    });
-    // What the cart's pipe would strip, or its body check refuse: the cart service's to answer.
-    expect(wellFormedGuestAdd({ ...add, note: 'gift' })).toEqual(expected);
-    for (const odd of [
-      { ...add, note: 'gift' },
-      { ...add, $where: '1' },
-      { ...add, size: 'M\u0000' },
-      { ...add, color: '\ud800' },
-      { ...add, userId: id(2) },
-      { ...add, quantity: 0 },
-      { ...add, quantity: '2' },
-      { ...add, guestId: 'nope' },
-      [add],
-      null,
-    ])
-      expect(plainGuestAdd(odd)).toBeUndefined();
   });
 });

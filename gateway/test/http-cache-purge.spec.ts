@@ -14,7 +14,10 @@ let edition = 1;
 function catalogHandler(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
   const keys = url.searchParams.get('keys');
-  const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Surrogate-Control': 'max-age=3600',
+  };
   if (keys !== null) headers['Surrogate-Key'] = keys;
   const status = url.pathname.endsWith('/missing') ? 404 : 200;
   const body = JSON.stringify({ edition, query: url.search });
@@ -26,7 +29,7 @@ function catalogHandler(req: IncomingMessage, res: ServerResponse): void {
   else send();
 }
 
-describe('catalogue cache: dropping only what a change touched', () => {
+describe('HTTP cache: dropping only what a change touched', () => {
   let catalog: Upstream;
   let redis: Redis;
   let gw: Running;
@@ -41,7 +44,7 @@ describe('catalogue cache: dropping only what a change touched', () => {
     const version = (await redis.incrby(`${prefix}catalog:version`, 1 + skip)).toString();
     await redis.publish(`${prefix}catalog:version`, keys ? `${version} ${keys}` : version);
     const deadline = Date.now() + 1000;
-    while (gw.gateway.catalogCache!.stats().version !== version) {
+    while (gw.gateway.httpCache!.stats().version !== version) {
       if (Date.now() > deadline) throw new Error('the gateway did not hear the version');
       await sleep(5);
     }
@@ -68,7 +71,7 @@ describe('catalogue cache: dropping only what a change touched', () => {
     gw = await startGateway(config);
     // Reads bypass the cache until it knows the catalogue version; the gateway starts after waiting at most 2 s for
     // it, which a loaded CI box can exceed (a clean-clone run saw every read of the first tests BYPASS).
-    expect(await gw.gateway.catalogCache!.whenArmed(10_000)).toBe(true);
+    expect(await gw.gateway.httpCache!.whenArmed(10_000)).toBe(true);
   });
   afterAll(async () => {
     await gw.close();

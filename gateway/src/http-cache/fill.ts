@@ -1,33 +1,41 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from '../config';
 import type { Logger } from '../logger';
 import { requestIdOf } from '../request-id';
 import { UPSTREAM_IDLE_MS } from '../proxy';
 import { entryOf, isCacheable, type Entry, type Upstream } from './entry';
 import type { Store } from './store';
-import { writeTogether } from '../write-together';
 
 /** What a fill brings: an entry to serve (kept if still fresh), an answer to pass on as is, or a failure. */
 export type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };
 
 export interface Filler {
   /**
-   * One upstream request per key at a time; later requests for the key wait for the same answer. `path`: what to
-   * ask the catalog for, when not what `req` asked (a product whose bytes a cached list needs, on behalf of req).
+   * One upstream request per key at a time; later requests for the key wait for the same answer. `path` is what to
+   * ask for (the URL as the client sent it); `req` the client's request, when there is one (its request id and
+   * address are passed on).
    */
-  fill(key: string, req: http.IncomingMessage, path?: string): Promise<FillResult>;
+  fill(key: string, path: string, req?: http.IncomingMessage): Promise<FillResult>;
   /** After a change: later requests must not join a fill that started before it. */
   forgetInflight(): void;
   close(): void;
 }
 
 /**
- * Fetches catalogue reads from the catalog, anonymously (no Authorization, no cookies: public reads ignore them,
- * and a shared entry must not depend on who asked first), fully buffered, over a keep-alive agent.
+ * Fetches from `upstream` anonymously (no Authorization, no cookies: a shared entry must not depend on who asked
+ * first), fully buffered, over a keep-alive agent.
  */
-export function createFiller(config: GatewayConfig, store: Store, logger: Logger): Filler {
-  const target = new URL(config.upstreams.catalog);
+export function createFiller(
+  config: GatewayConfig,
+  upstream: ServiceName,
+  store: Store,
+  logger: Logger,
+  /** Whether an answer may be kept now (not while purges cannot be heard). */
+  mayKeep: () => boolean,
+): Filler {
+  const target = new URL(config.upstreams[upstream]);
   const targetPath = target.pathname.replace(/\/+$/, '');
   const client = target.protocol === 'https:' ? https : http;
   // As many idle sockets kept as may be busy: closing the surplus after each burst of misses costs a TCP
@@ -41,20 +49,21 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
   });
   const inflight = new Map<string, Promise<FillResult>>();
 
-  const fetchUpstream = (req: http.IncomingMessage, path: string): Promise<Upstream> =>
+  const fetchUpstream = (path: string, req: http.IncomingMessage | undefined): Promise<Upstream> =>
     new Promise((resolve, reject) => {
-      const remote = req.socket.remoteAddress ?? '';
-      const forwardedFor = req.headers['x-forwarded-for'];
-      const host = req.headers.host ?? target.host;
       const headers: http.OutgoingHttpHeaders = {
-        host, // like the proxy (changeOrigin: false)
+        host: req?.headers.host ?? target.host, // like the proxy (changeOrigin: false)
         accept: 'application/json',
         'accept-encoding': 'identity', // we keep the raw bytes and gzip them ourselves
-        'x-request-id': requestIdOf(req),
-        'x-forwarded-for': forwardedFor ? `${String(forwardedFor)},${remote}` : remote,
-        'x-forwarded-proto': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
-        'x-forwarded-host': host,
       };
+      if (req) {
+        const remote = req.socket.remoteAddress ?? '';
+        const forwardedFor = req.headers['x-forwarded-for'];
+        headers['x-request-id'] = requestIdOf(req);
+        headers['x-forwarded-for'] = forwardedFor ? `${String(forwardedFor)},${remote}` : remote;
+        headers['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+        headers['x-forwarded-host'] = headers.host;
+      }
       const upstreamReq = client.request(
         {
           protocol: target.protocol,
@@ -86,24 +95,24 @@ export function createFiller(config: GatewayConfig, store: Store, logger: Logger
         upstreamReq.destroy(err);
       });
       upstreamReq.on('error', reject);
-      writeTogether(() => upstreamReq.end());
+      upstreamReq.end();
     });
 
   return {
-    fill(key, req, path = req.url ?? key) {
+    fill(key, path, req) {
       const running = inflight.get(key);
       if (running) return running;
       const ticket = store.ticket();
-      const filling = fetchUpstream(req, path)
+      const filling = fetchUpstream(path, req)
         .then((up): FillResult => {
           if (!isCacheable(up)) return { passed: up };
           const entry = entryOf(key, up);
-          store.admit(entry, ticket);
+          if (mayKeep()) store.admit(entry, ticket);
           return { entry };
         })
         .catch((err: NodeJS.ErrnoException): FillResult => {
           logger.warn(
-            { requestId: requestIdOf(req), upstream: 'catalog', code: err.code, err: err.message },
+            { requestId: req && requestIdOf(req), upstream, code: err.code, err: err.message },
             'upstream failed',
           );
           return { failed: err.message };
