@@ -6,14 +6,12 @@
 // which this workplace's registry does not serve, so no lock made here lists them) after printing a wall of
 // errors; `npm install` installs the same locked versions and accepts that.
 //   otherwise                                     -> nothing
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, describeError, freshLog, log, run, step } from './lib/util.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const lock = path.join(root, 'package-lock.json');
-const installed = path.join(root, 'node_modules/.package-lock.json'); // npm writes it after every install
+const lock = path.join(ROOT, 'package-lock.json');
+const installed = path.join(ROOT, 'node_modules/.package-lock.json'); // npm writes it after every install
 const mtime = (f) => {
   try {
     return fs.statSync(f).mtimeMs;
@@ -22,30 +20,33 @@ const mtime = (f) => {
   }
 };
 
-function npm(args, why) {
-  console.log(`[shop] ${why}: npm ${args.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(
-      `[shop] npm ${args.join(' ')} failed (${result.error ? result.error.message : `exit code ${result.status}`})`,
-    );
+/** npm install on one progress line; its output in .data/logs/npm-install.log, the tail shown only if it fails. */
+async function npmInstall(why) {
+  const args = ['install', '--no-audit', '--no-fund'];
+  try {
+    await step(`install dependencies (${why})`, async (note) => {
+      const logFile = freshLog('npm-install.log');
+      note(`npm ${args.join(' ')}, output in ${path.relative(ROOT, logFile)} ...`);
+      await run('npm', args, { logFile, what: `npm ${args.join(' ')}` });
+      // npm may rewrite package-lock.json after its hidden lockfile: keep "installed" newer than the lock
+      if (fs.existsSync(installed) && mtime(lock) > mtime(installed)) {
+        const now = new Date();
+        fs.utimesSync(installed, now, now);
+      }
+      note('installed');
+    });
+  } catch (err) {
+    console.error(`[shop] ${describeError(err)}`);
     // `npm test` must end with the summary line CI reads, even when it stops this early
     if (process.env.npm_lifecycle_event === 'pretest') console.log('0 passed, 1 failed');
     process.exit(1);
   }
-  // npm may rewrite package-lock.json after its hidden lockfile: keep "installed" newer than the lock
-  if (fs.existsSync(installed) && mtime(lock) > mtime(installed)) {
-    const now = new Date();
-    fs.utimesSync(installed, now, now);
-  }
-  console.log(`[shop] dependencies installed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-if (!fs.existsSync(path.join(root, 'node_modules')) || !mtime(installed)) {
-  npm(['install', '--no-audit', '--no-fund'], 'node_modules is missing');
+if (!fs.existsSync(path.join(ROOT, 'node_modules')) || !mtime(installed)) {
+  await npmInstall('node_modules is missing');
 } else if (mtime(lock) > mtime(installed)) {
-  npm(['install', '--no-audit', '--no-fund'], 'package-lock.json is newer than node_modules');
+  await npmInstall('package-lock.json is newer than node_modules');
 } else {
-  console.log('[shop] dependencies are up to date');
+  log('dependencies are up to date');
 }

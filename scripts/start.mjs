@@ -1,7 +1,8 @@
 // `npm start`: the whole shop on this machine, from a fresh clone.
-// Redis/RabbitMQ (started if installed but stopped) -> build what is stale -> FerretDB on 27017 with data in
-// .data/mongo (kept across restarts) -> seeds -> services + gateway -> URL and logins. Ctrl-C stops
-// everything this started (not Redis or RabbitMQ).
+// Redis/RabbitMQ (started if installed but stopped; installed from Debian first when absent and run as root) ->
+// build what is stale -> FerretDB on 27017 with data in .data/mongo (kept across restarts) -> seeds -> services +
+// gateway -> URL and logins. One progress line per step; build and install output goes to .data/logs/ and is shown
+// only when it fails. Ctrl-C stops everything this started (not Redis or RabbitMQ).
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
 import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret } from './lib/infra.mjs';
@@ -24,7 +25,7 @@ exitOnSignals(async () => {
 const started = Date.now();
 const timings = [];
 try {
-  await step('check Redis and RabbitMQ', ensureInfra, timings);
+  await step('check Redis and RabbitMQ', (note) => ensureInfra({ note, redisUrl, rabbitUrl }), timings);
   await buildAll(timings);
   const { jwtSecret } = devSecrets();
   const mongo = await step(
@@ -41,7 +42,7 @@ try {
   const ports = defaultPorts();
   const stack = await step(
     'seed, start the services and the gateway',
-    () =>
+    (note) =>
       startStack({
         scope: 'dev',
         ports,
@@ -52,6 +53,7 @@ try {
         jwtSecret,
         nodeEnv: 'development',
         logLevel: process.env.LOG_LEVEL || 'info',
+        note,
       }),
     timings,
   );

@@ -1,7 +1,8 @@
 // `npm test`: everything, from a fresh clone, ending with the one line CI reads: "N passed, N failed".
-// Redis/RabbitMQ -> chromium (installed when missing, root only) -> build -> typecheck (every workspace's
-// sources and specs) -> lint -> a fresh FerretDB on 27018 -> jest over every workspace (the e2e project
-// starts the whole shop on test ports in its globalSetup) -> FerretDB stopped.
+// Redis/RabbitMQ and chromium (each installed from Debian when missing and run as root) -> build -> typecheck
+// (every workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 -> jest over every workspace (the e2e
+// project starts the whole shop on test ports in its globalSetup) -> FerretDB stopped. One progress line per step
+// before jest; build and install output goes to .data/logs/ and is shown only when it fails.
 // Arguments after `npm test --` go to jest (e.g. `npm test -- e2e` or `npm test -- -t register`).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -41,8 +42,8 @@ function finish(code, summary) {
 
 let mongo;
 try {
-  await step('check Redis and RabbitMQ', ensureInfra, timings);
-  await step('check chromium for the browser tests', async () => log(await ensureChromium()), timings);
+  await step('check Redis and RabbitMQ', (note) => ensureInfra({ note, redisUrl, rabbitUrl }), timings);
+  await step('check chromium for the browser tests', async (note) => note(await ensureChromium({ note })), timings);
   await buildAll(timings);
   await step(
     'typecheck sources and tests (tsc -p tsconfig.json --noEmit)',

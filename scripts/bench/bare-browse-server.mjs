@@ -1,5 +1,6 @@
-// The yardstick for scripts/bench/browse.mjs: a bare Node http server answering every URL of the browse mix with
-// the very bytes (and headers) the catalog sent for it, looked up in a Map. Its own process, like the services.
+// The server end of the bare two-hop for scripts/bench/browse.mjs (bare-proxy.mjs in front of it; alone, an extra
+// row): a bare Node http server answering every URL of the browse mix with the very bytes (and headers) the catalog
+// sent for it, looked up in a Map. Its own process, like the services.
 //   node scripts/bench/bare-browse-server.mjs <recording-file> <port>   (prints "listening <port>" when ready)
 // The recording: a 4-byte length, that many bytes of JSON index {url: [offset, length, etag]}, then the bodies.
 import fs from 'node:fs';

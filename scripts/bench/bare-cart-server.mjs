@@ -1,7 +1,8 @@
-// The yardstick for scripts/bench/cart.mjs: a bare Node http server that, per request, does the Redis work the
-// cart cannot go below on one process — one GET and one SET (with EX) of a cart JSON string the size of a real
-// 3-line cart — and answers that JSON. No lock, no pricing, no framework. Runs as its own process, like the
-// services, so the load generator never shares its event loop.
+// The server end of the bare two-hop for scripts/bench/cart.mjs (bare-proxy.mjs in front of it): a bare Node
+// http server that does, per request, the Redis work the cart cannot go below on one process, and answers a cart
+// JSON the size of a real 3-line cart — a GET (a guest cart read): one Redis GET; any other method (an add): one
+// GET and one SET … EX of that JSON, the read and the write of a cart write. No lock, no pricing, no body parsing,
+// no framework. Its own process, like the services, so the load generator never shares its event loop.
 //   node scripts/bench/bare-cart-server.mjs <cart-json-file> <port>   (prints "listening <port>" when ready)
 //   REDIS_URL   default redis://127.0.0.1:6379
 //   BARE_KEYS   how many distinct keys to rotate over, default 1000 (like many guest carts)
@@ -22,7 +23,7 @@ const server = http.createServer(async (req, res) => {
   const key = prefix + (n++ % KEYS);
   try {
     await redis.get(key); // read the cart (its value is not needed: the answer is the fixed JSON)
-    await redis.set(key, text, 'EX', TTL);
+    if (req.method !== 'GET') await redis.set(key, text, 'EX', TTL); // an add writes it back
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
     res.end(body);
   } catch (err) {
@@ -31,11 +32,15 @@ const server = http.createServer(async (req, res) => {
   }
 });
 server.keepAliveTimeout = 65_000;
-redis.once('ready', () =>
+// Every key holds the cart before the first request, so a read gets a cart of real size, as the cart's reads do.
+redis.once('ready', async () => {
+  const filling = redis.pipeline();
+  for (let i = 0; i < KEYS; i++) filling.set(prefix + i, text, 'EX', TTL);
+  await filling.exec();
   server.listen(Number(portArg || 0), '127.0.0.1', () => {
     process.stdout.write(`listening ${server.address().port}\n`);
-  }),
-);
+  });
+});
 
 async function stop() {
   server.close();

@@ -1,7 +1,7 @@
-// The second yardstick for scripts/bench/cart.mjs: a bare Node http proxy in front of bare-cart-server.mjs, the
-// smallest hop a gateway → cart request can take on Node — a keep-alive agent, the request's headers and body
-// passed on, the answer's status, headers and body passed back. No logging, metrics, security headers, compression
-// or timeouts. Runs as its own process, like the gateway.
+// The proxy of the bare two-hop, the yardstick of scripts/bench/cart.mjs and browse.mjs: a bare Node http proxy in
+// front of a bare server (bare-cart-server.mjs, bare-browse-server.mjs), the smallest hop a gateway → service request
+// can take on Node — a keep-alive agent, the request's headers and body passed on, the answer's status, headers and
+// body passed back. No logging, metrics, security headers, compression or timeouts. Its own process, like the gateway.
 //   node scripts/bench/bare-proxy.mjs <upstream-url> <port>   (prints "listening <port>" when ready)
 import http from 'node:http';
 

@@ -1,10 +1,11 @@
-// Builds what is stale: the embedded FerretDB (Go), the TypeScript workspaces (tsc -b, incremental)
-// and the web app (only when its sources changed since web/dist was written).
+// Builds what is stale: the embedded FerretDB (Go), the TypeScript workspaces (tsc -b, incremental), the OpenAPI
+// documents and the web app (only when its sources changed since web/dist was written). One progress line per
+// build; each build's output goes to .data/logs/build-<name>.log, its tail to the terminal only when it fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MERGED_DOCUMENT, openApiInputs } from '../openapi.mjs';
 import { buildFerret } from './infra.mjs';
-import { ROOT, log, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
+import { ROOT, freshLog, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const WEB = path.join(ROOT, 'web');
@@ -40,14 +41,19 @@ export async function buildTypeScript() {
   const absent = refs.filter((r) => !fs.existsSync(path.join(ROOT, r, 'tsconfig.json')));
   const extra = unreferencedWorkspaces();
   if (extra.length) warn(`not referenced in tsconfig.build.json (built anyway, please add them): ${extra.join(', ')}`);
+  const logFile = freshLog('build-typescript.log');
   if (!absent.length) {
-    await run(process.execPath, [TSC, '-b', 'tsconfig.build.json', ...extra], { what: 'tsc -b tsconfig.build.json' });
+    await run(process.execPath, [TSC, '-b', 'tsconfig.build.json', ...extra], {
+      logFile,
+      what: 'tsc -b tsconfig.build.json',
+    });
     return;
   }
   // A referenced workspace is not in this checkout (yet): build the ones that are, rather than fail on a path.
   warn(`tsconfig.build.json references workspaces that are not here (skipped): ${absent.join(', ')}`);
   const present = refs.filter((r) => !absent.includes(r));
   await run(process.execPath, [TSC, '-b', ...present, ...extra], {
+    logFile,
     what: `tsc -b ${[...present, ...extra].join(' ')}`,
   });
 }
@@ -71,6 +77,7 @@ export async function buildWeb({ force = false } = {}) {
   if (!force && !webNeedsBuild()) return false;
   // web/build.mjs: tsc -p web/tsconfig.json --noEmit, then vite build into web/dist
   await run('npm', ['run', '--silent', 'build', '-w', 'web'], {
+    logFile: freshLog('build-web.log'),
     what: 'npm run build -w web (type check + vite build)',
   });
   return true;
@@ -83,31 +90,33 @@ export async function buildWeb({ force = false } = {}) {
 export async function buildOpenApi({ force = false } = {}) {
   const built = mtimeMs(MERGED_DOCUMENT);
   if (!force && built && openApiInputs().every((dir) => newestMtime(dir, ['openapi.json']) <= built)) return false;
-  await run(process.execPath, [path.join(ROOT, 'scripts/openapi.mjs')], { what: 'node scripts/openapi.mjs' });
+  await run(process.execPath, [path.join(ROOT, 'scripts/openapi.mjs')], {
+    logFile: freshLog('build-openapi.log'),
+    what: 'node scripts/openapi.mjs',
+  });
   return true;
 }
 
 /** FerretDB, TypeScript, OpenAPI, web, each only when stale; timings appended to `timings`. */
 export async function buildAll(timings, { force = false } = {}) {
   await step(
-    'build FerretDB (when missing or stale)',
-    async () => {
-      if (!(await buildFerret({ force }))) log('FerretDB binary is up to date');
-    },
+    'build FerretDB',
+    async (note) => note((await buildFerret({ force, note })) ? 'built' : 'up to date'),
     timings,
   );
-  await step('build TypeScript (tsc -b tsconfig.build.json)', buildTypeScript, timings);
+  await step('build TypeScript (tsc -b)', buildTypeScript, timings);
   await step(
-    'build OpenAPI documents (when stale)',
-    async () => {
-      if (!(await buildOpenApi({ force }))) log('gateway/dist/openapi.json is up to date');
-    },
+    'build OpenAPI documents',
+    async (note) => note((await buildOpenApi({ force })) ? 'built' : 'up to date'),
     timings,
   );
   await step(
-    'build web (when stale)',
-    async () => {
-      if (!(await buildWeb({ force }))) log('web/dist is up to date');
+    'build web',
+    async (note) => {
+      if (!force && !webNeedsBuild()) return note('up to date');
+      note('building (type check, vite build, prerender; output in .data/logs/build-web.log) ...');
+      await buildWeb({ force: true });
+      note('built');
     },
     timings,
   );

@@ -1,6 +1,7 @@
 // Debian's chromium for the browser journeys (e2e/test/browser.spec.ts, via playwright-core).
 import fs from 'node:fs';
-import { StepError, isRoot, log, run } from './util.mjs';
+import { aptInstall } from './apt.mjs';
+import { StepError, isRoot, log } from './util.mjs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -18,20 +19,15 @@ export const CHROMIUM_ARGS = [
 export const chromiumInstalled = () => fs.existsSync(CHROMIUM_PATH);
 
 /** Installs Debian's chromium when it is missing (root only); a clear failure otherwise. */
-export async function ensureChromium() {
+export async function ensureChromium({ note = log } = {}) {
   if (chromiumInstalled()) return `chromium is installed (${CHROMIUM_PATH})`;
   if (!isRoot()) {
     throw new StepError(
-      `${CHROMIUM_PATH} is missing and this user is not root, so it cannot be installed here. ` +
-        'The browser tests need it: run `apt-get install -y chromium` as root (or run npm test as root), then retry.',
+      `${CHROMIUM_PATH} is missing and this user is not root, so it cannot be installed here. The browser tests ` +
+        'need it: run `sudo apt-get update && sudo apt-get install -y chromium`, then retry.',
     );
   }
-  log(
-    `${CHROMIUM_PATH} is missing: installing Debian's chromium (apt-get update && apt-get install -y chromium; a minute or two) ...`,
-  );
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env, capture: true, what: 'apt-get update' });
-  await run('apt-get', ['install', '-y', 'chromium'], { env, capture: true, what: 'apt-get install -y chromium' });
+  await aptInstall(['chromium'], { note });
   if (!chromiumInstalled()) throw new StepError(`apt-get installed chromium but ${CHROMIUM_PATH} is still missing`);
   return `chromium installed (${CHROMIUM_PATH})`;
 }

@@ -1,33 +1,37 @@
-// The servers the shop needs around it: Redis and RabbitMQ (installed on the machine; started here when
-// installed but stopped) and our embedded FerretDB (built from tools/ferretdb, started per run).
+// The servers the shop needs around it: Redis and RabbitMQ (the machine's: started when installed but stopped,
+// installed from Debian first when absent and this runs as root — scripts/lib/infra-plan.cjs decides) and our
+// embedded FerretDB (built from tools/ferretdb, started per run).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { aptInstall } from './apt.mjs';
+import { ensureServers } from './infra-plan.cjs';
 import { startProcess, stopLeftover, exitReport } from './procs.mjs';
-import { ROOT, StepError, hostPort, isPortOpen, isRoot, log, mtimeMs, run, waitFor, warn, which } from './util.mjs';
+import {
+  ROOT,
+  StepError,
+  freshLog,
+  hostPort,
+  isPortOpen,
+  isRoot,
+  log,
+  mtimeMs,
+  run,
+  waitFor,
+  warn,
+  which,
+} from './util.mjs';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 export const DEFAULT_RABBITMQ_URL = 'amqp://guest:guest@127.0.0.1:5672';
 
 const FERRET_SRC = path.join(ROOT, 'tools/ferretdb');
 export const FERRET_BIN = path.join(ROOT, '.tools/bin/ferretdb-dev');
+const FERRET_LOG = 'build-ferretdb.log';
 
-const isLocal = (host) => ['127.0.0.1', 'localhost', '::1'].includes(host);
-
-/** Redis on REDIS_URL (default 127.0.0.1:6379): started with the machine's redis-server when installed but stopped. */
-export async function ensureRedis(url = process.env.REDIS_URL || DEFAULT_REDIS_URL) {
-  const { host, port } = hostPort(url, 6379);
-  if (await isPortOpen(port, host)) return `Redis is up on ${host}:${port}`;
-  const server = isLocal(host) ? which('redis-server') : null;
-  if (!server) {
-    throw new StepError(
-      `Redis is not running on ${host}:${port}` +
-        (isLocal(host)
-          ? ' and redis-server is not installed. Install it (apt-get install -y redis-server) or point REDIS_URL at a running Redis.'
-          : '. Start it or fix REDIS_URL.'),
-    );
-  }
-  log(`Redis is not running on ${host}:${port}: starting it (${server})`);
+/** redis-server, daemonized on 127.0.0.1:`port`, without persistence (carts expire; the rest is rebuilt). */
+async function startRedis(server, { host, port }, note) {
+  note(`starting Redis (${server}) ...`);
   for (const dir of ['/var/lib/redis', '/var/log/redis']) fs.mkdirSync(dir, { recursive: true });
   await run(
     server,
@@ -54,36 +58,49 @@ export async function ensureRedis(url = process.env.REDIS_URL || DEFAULT_REDIS_U
     timeoutMs: 15000,
     what: `Redis on ${host}:${port} (log: /var/log/redis/ci.log)`,
   });
-  return `Redis started on ${host}:${port}`;
 }
 
-/** RabbitMQ on RABBITMQ_URL (default 127.0.0.1:5672): `rabbitmq-server -detached` when installed but stopped. */
-export async function ensureRabbitMQ(url = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL) {
-  const { host, port } = hostPort(url, 5672);
-  if (await isPortOpen(port, host)) return `RabbitMQ is up on ${host}:${port}`;
-  const server = isLocal(host) ? which('rabbitmq-server') : null;
-  if (!server) {
-    throw new StepError(
-      `RabbitMQ is not running on ${host}:${port}` +
-        (isLocal(host)
-          ? ' and rabbitmq-server is not installed. Install it (apt-get install -y rabbitmq-server) or point RABBITMQ_URL at a running broker.'
-          : '. Start it or fix RABBITMQ_URL.'),
-    );
-  }
-  log(`RabbitMQ is not running on ${host}:${port}: starting it (${server} -detached), waiting up to 60 s ...`);
+/** `rabbitmq-server -detached`, then up to 60 s for its port. */
+async function startRabbitMQ(server, { host, port }, note) {
+  note(`starting RabbitMQ (${server} -detached, up to 60 s) ...`);
   await run(server, ['-detached'], { capture: true, what: 'starting rabbitmq-server' });
   await waitFor(() => isPortOpen(port, host), {
     timeoutMs: 60000,
     intervalMs: 500,
     what: `RabbitMQ on ${host}:${port} (see /var/log/rabbitmq/)`,
   });
-  return `RabbitMQ started on ${host}:${port}`;
 }
 
-export async function ensureInfra() {
-  // one after the other: RabbitMQ's start may take most of a minute, and the messages stay readable
-  log(await ensureRedis());
-  log(await ensureRabbitMQ());
+/**
+ * Redis on REDIS_URL and RabbitMQ on RABBITMQ_URL (defaults on 127.0.0.1): nothing when they listen; started when
+ * installed but stopped; installed from Debian first when absent and this runs as root; otherwise a StepError
+ * with the command to run. `note` receives the progress and the outcome (one line).
+ */
+export async function ensureInfra({
+  note = log,
+  redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL,
+  rabbitUrl = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL,
+} = {}) {
+  const servers = [
+    { name: 'Redis', binary: 'redis-server', pkg: 'redis-server', envVar: 'REDIS_URL', start: startRedis },
+    {
+      name: 'RabbitMQ',
+      binary: 'rabbitmq-server',
+      pkg: 'rabbitmq-server',
+      envVar: 'RABBITMQ_URL',
+      start: startRabbitMQ,
+    },
+  ].map((s, i) => ({ ...s, ...hostPort(i === 0 ? redisUrl : rabbitUrl, i === 0 ? 6379 : 5672) }));
+  // one after the other: RabbitMQ's start may take most of a minute, and the notes stay readable
+  const outcomes = await ensureServers(servers, {
+    portOpen: (host, port) => isPortOpen(port, host),
+    installed: (binary) => which(binary),
+    isRoot,
+    aptInstall: (packages) => aptInstall(packages, { note }),
+    start: (server, binary) => server.start(binary, server, note),
+    fail: (message) => new StepError(message),
+  });
+  note(outcomes.join(', '));
 }
 
 const FERRET_PATCHES = path.join(FERRET_SRC, 'patches');
@@ -123,7 +140,7 @@ function makeWritable(dir) {
  * upgrade that moves it fails the build loudly instead of dropping the patch; files under patches/_add/ (a folder
  * the go tool ignores) are added to the module at the same path.
  */
-async function patchedFerretModFile(go) {
+async function patchedFerretModFile(go, logFile) {
   const dir = path.join(ROOT, '.tools/ferretdb-src');
   if (fs.existsSync(dir)) makeWritable(dir); // a copy left by a build before this one was made writable; be sure
   fs.rmSync(dir, { recursive: true, force: true });
@@ -132,6 +149,7 @@ async function patchedFerretModFile(go) {
   const listed = await run(go, ['mod', 'download', '-json', module], {
     cwd: FERRET_SRC,
     capture: true,
+    logFile,
     what: `go mod download ${module}`,
   });
   const { Dir, Version } = JSON.parse(listed);
@@ -165,8 +183,11 @@ async function patchedFerretModFile(go) {
   return modFile;
 }
 
-/** Builds the embedded FerretDB program when stale. Returns false when nothing had to be done. */
-export async function buildFerret({ force = false } = {}) {
+/**
+ * Builds the embedded FerretDB program when stale, its output (`go: downloading …`) in .data/logs/build-ferretdb.log.
+ * Returns false when nothing had to be done.
+ */
+export async function buildFerret({ force = false, note = log } = {}) {
   if (!force && !ferretNeedsBuild()) return false;
   const go = which('go', ['/usr/local/go/bin']);
   if (!go) {
@@ -174,15 +195,17 @@ export async function buildFerret({ force = false } = {}) {
       'The embedded FerretDB (tools/ferretdb) must be built, but the Go toolchain (`go`) is not installed or not on PATH (looked in PATH and /usr/local/go/bin).',
     );
   }
-  log(
-    `building the embedded FerretDB (${path.relative(ROOT, FERRET_SRC)} -> ${path.relative(ROOT, FERRET_BIN)}): about 2 minutes from a cold Go module cache ...`,
+  const logFile = freshLog(FERRET_LOG);
+  note(
+    `building ${path.relative(ROOT, FERRET_BIN)} (about 2 minutes from a cold Go module cache; output in ${path.relative(ROOT, logFile)}) ...`,
   );
   fs.mkdirSync(path.dirname(FERRET_BIN), { recursive: true });
   const tmp = `${FERRET_BIN}.tmp`;
   // Build to a temporary name: an interrupted build must not leave a "fresh" broken binary behind.
-  const modFile = await patchedFerretModFile(go);
+  const modFile = await patchedFerretModFile(go, logFile);
   await run(go, ['build', `-modfile=${modFile}`, '-o', tmp, '.'], {
     cwd: FERRET_SRC,
+    logFile,
     what: 'go build (tools/ferretdb)',
   });
   fs.renameSync(tmp, FERRET_BIN);

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RUN_DIR, StepError, log, sleep } from './util.mjs';
+import { RUN_DIR, StepError, log, sleep, writeOut } from './util.mjs';
 
 const live = new Set();
 const COLORS = [36, 33, 35, 32, 34, 96, 93, 95, 92, 94];
@@ -89,7 +89,7 @@ export function startProcess({ id, label = id, command, args = [], env, cwd, log
     tailLines.push(line);
     if (tailLines.length > 60) tailLines.shift();
     if (out) out.write(`${line}\n`);
-    else process.stdout.write(`${prefix}${line}\n`);
+    else writeOut(`${prefix}${line}\n`);
   };
   onLines(child.stdout);
   onLines(child.stderr);

@@ -113,6 +113,7 @@ async function runToCompletion(handle, what) {
  * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
  * - paypalPort: where the fake PayPal listens (default FAKE_PAYPAL_PORT); checkout is pointed at it
  * - metricsPort: the gateway's METRICS_PORT (default the gateway's port + 1000: 9080 for npm start)
+ * - note: receives the progress (seeds, ready), default a log line each (npm start passes its step's note)
  *
  * Resolves to { baseUrl, metricsUrls: { gateway, <service>: …/metrics }, running: [names],
  * missing: [names without dist/main.js], handles, stop() }.
@@ -135,6 +136,7 @@ export async function startStack(options) {
     readyTimeoutMs = 90000,
     webDist = path.join(ROOT, 'web/dist'),
     paypalPort = FAKE_PAYPAL_PORT,
+    note = log,
   } = options;
   const metricsPort = options.metricsPort ?? ports.gateway + GATEWAY_METRICS_PORT_OFFSET;
   const services = discoverServices();
@@ -217,7 +219,7 @@ export async function startStack(options) {
           marker: s.seed,
         });
         await runToCompletion(h, `the ${s.name} seed (${path.relative(ROOT, s.seed)})`);
-        log(`seeded ${s.name} (${formatMs(Date.now() - started)})`);
+        note(`seeded ${s.name} (${formatMs(Date.now() - started)})`);
       }
     }
 
@@ -268,7 +270,7 @@ export async function startStack(options) {
     handles.push(gateway);
     waits.push(waitReady(gateway, `http://127.0.0.1:${ports.gateway}/ready`, readyTimeoutMs));
     await Promise.all(waits);
-    log(`${runnable.length} service(s) and the gateway ready in ${formatMs(Date.now() - started)}`);
+    note(`${runnable.length} service(s) and the gateway ready in ${formatMs(Date.now() - started)}`);
   } catch (err) {
     await stop();
     throw err;

@@ -20,26 +20,71 @@ export class StepError extends Error {
   }
 }
 
+// A step's progress line (see step()) stays open while the step runs, so its notes and its outcome land on it. Anything
+// else written to the terminal meanwhile ends that line first.
+let openStep = null;
+
+function endOpenLine() {
+  if (openStep && !openStep.broken) {
+    process.stdout.write('\n');
+    openStep.broken = true;
+  }
+}
+
 export function log(message) {
+  endOpenLine();
   process.stdout.write(`[shop] ${message}\n`);
 }
 
 export function warn(message) {
+  endOpenLine();
   process.stderr.write(`[shop] WARNING: ${message}\n`);
+}
+
+/** Writes `text` to the terminal (stdout, or `stream`) below any open progress line: child processes' output. */
+export function writeOut(text, stream = process.stdout) {
+  endOpenLine();
+  stream.write(text);
 }
 
 export function formatMs(ms) {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Runs one named step, printing its start and how long it took. Records the time in `timings` when given. */
+/**
+ * Runs one named step on one progress line: `[shop] <title> ... <notes> (<time>)`, or `... done (<time>)` when it
+ * noted nothing, `... failed (<time>)` when it threw. `fn(note)` may add short notes to the line (what it found,
+ * what it is doing); a note or a log line written after something else broke the line goes on a line of its own.
+ * Records the time in `timings` when given.
+ */
 export async function step(title, fn, timings) {
+  endOpenLine();
   const started = Date.now();
-  log(`${title} ...`);
-  const result = await fn();
+  const mine = { broken: false, noted: false, last: '...' };
+  openStep = mine;
+  process.stdout.write(`[shop] ${title} ...`);
+  const note = (text) => {
+    // after "…" a space, between two findings a comma
+    if (openStep === mine && !mine.broken) process.stdout.write(`${mine.last.endsWith('...') ? ' ' : ', '}${text}`);
+    else log(`${title}: ${text}`);
+    mine.noted = true;
+    mine.last = text;
+  };
+  const end = (outcome) => {
+    if (openStep === mine) openStep = null;
+    if (mine.broken) log(`${title}: ${outcome}`);
+    else process.stdout.write(` ${outcome}\n`);
+  };
+  let result;
+  try {
+    result = await fn(note);
+  } catch (err) {
+    end(`failed (${formatMs(Date.now() - started)})`);
+    throw err;
+  }
   const ms = Date.now() - started;
   if (timings) timings.push([title, ms]);
-  log(`${title}: done (${formatMs(ms)})`);
+  end(mine.noted && !mine.broken ? `(${formatMs(ms)})` : `done (${formatMs(ms)})`);
   return result;
 }
 
@@ -99,22 +144,53 @@ export function which(command, extraDirs = []) {
 
 export const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** A log file under .data/logs/ for one build or install, emptied now; give it to run({ logFile }). */
+export function freshLog(name) {
+  const file = path.join(LOG_DIR, name);
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  fs.writeFileSync(file, `# ${new Date().toISOString()}\n`);
+  return file;
+}
+
+const TAIL_LINES = 40;
+const tail = (text) => text.trim().split('\n').slice(-TAIL_LINES).join('\n');
+
 /**
- * Runs a command to completion. Output goes to this terminal unless `capture` is set, in which case
- * stdout+stderr are returned (and shown in the error when the command fails).
+ * Runs a command to completion. Its output goes:
+ * - with `logFile`: to the end of that file (after a `$ command` line), and only its tail to the terminal, in the
+ *   error, when the command fails — how builds and installs run. With `capture` too, stdout is returned instead.
+ * - with `capture`: into the returned string (and the error when the command fails);
+ * - else to this terminal, below any open step line.
  */
-export function run(command, args = [], { cwd = ROOT, env = process.env, capture = false, what } = {}) {
+export function run(command, args = [], { cwd = ROOT, env = process.env, capture = false, logFile, what } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env,
-      stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
-    });
-    let output = '';
-    if (capture) {
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
+    let fd = null;
+    let from = 0;
+    if (logFile) {
+      fs.mkdirSync(path.dirname(logFile), { recursive: true });
+      fd = fs.openSync(logFile, 'a');
+      fs.writeSync(fd, `$ ${[command, ...args].join(' ')}\n`);
+      from = fs.fstatSync(fd).size;
     }
+    const stdio = logFile ? ['ignore', capture ? 'pipe' : fd, fd] : ['ignore', 'pipe', 'pipe'];
+    let child;
+    try {
+      child = spawn(command, args, { cwd, env, stdio });
+    } finally {
+      if (fd !== null) fs.closeSync(fd); // the child has its own copy
+    }
+    let output = '';
+    if (capture) child.stdout.on('data', (d) => (output += d));
+    if (capture && !logFile) child.stderr.on('data', (d) => (output += d));
+    if (!capture && !logFile) {
+      child.stdout.on('data', (d) => writeOut(d));
+      child.stderr.on('data', (d) => writeOut(d, process.stderr));
+    }
+    const logged = () => {
+      if (!logFile) return '';
+      const text = fs.readFileSync(logFile).subarray(from).toString();
+      return `${tail(text)}\n(the whole output: ${path.relative(ROOT, logFile)})`;
+    };
     child.on('error', (err) => reject(new StepError(`${what || command}: could not run ${command}: ${err.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) resolve(output);
@@ -122,9 +198,7 @@ export function run(command, args = [], { cwd = ROOT, env = process.env, capture
         reject(
           new StepError(
             `${what || `${command} ${args.join(' ')}`} failed (${signal ? `signal ${signal}` : `exit code ${code}`})`,
-            {
-              detail: capture ? output.trim().split('\n').slice(-40).join('\n') : undefined,
-            },
+            { detail: [capture ? tail(output) : '', logged()].filter(Boolean).join('\n') || undefined },
           ),
         );
     });
