@@ -1,4 +1,12 @@
-import { HttpException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import {
+  HttpException,
+  Logger,
+  ServiceUnavailableException,
+  type FactoryProvider,
+  type InjectionToken,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ServiceConfig } from '../config/service-config';
 import { RmqRecordBuilder } from '@nestjs/microservices';
 import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
@@ -98,4 +106,22 @@ export class RpcClient implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.proxy.close();
   }
+}
+
+/**
+ * The provider of a request client to `service`, configured from the service's own ServiceConfig (broker URL,
+ * namespace, RPC_TIMEOUT_MS): `providers: [rpcClientProvider('catalog')]` injects as `RpcClient`; give a token when a
+ * module asks more than one service.
+ */
+export function rpcClientProvider(service: ServiceName, token: InjectionToken = RpcClient): FactoryProvider<RpcClient> {
+  return {
+    provide: token,
+    inject: [ServiceConfig],
+    useFactory: (config: ServiceConfig) =>
+      new RpcClient(service, {
+        url: config.RABBITMQ_URL,
+        namespace: config.RABBITMQ_NAMESPACE,
+        timeoutMs: config.RPC_TIMEOUT_MS,
+      }),
+  };
 }
