@@ -6,7 +6,14 @@ import { request } from 'node:http';
 import { createGateway, type Gateway } from '../../../gateway/src/app';
 import { loadConfig } from '../../../gateway/src/config';
 import { StockService } from '../src/stock/stock.service';
-import { adminToken, eventually, insertProducts, startCatalog, type ProductFixture } from './catalog.fixtures';
+import {
+  adminToken,
+  eventually,
+  insertProducts,
+  productModel,
+  startCatalog,
+  type ProductFixture,
+} from './catalog.fixtures';
 
 /**
  * The gateway answers catalogue reads from its own copy of this catalog's read model (gateway/README.md,
@@ -190,21 +197,28 @@ describe('gateway: the catalogue copy answers what the catalog answers', () => {
     expect(fromMemory).toBeGreaterThan(0);
   }, 120_000);
 
+  /** A line of one unit of the product's variant with the most stock (its size and colour, where it has them). */
+  async function unitOf(productId: string) {
+    const doc = await productModel(svc).findById(productId, { variants: 1 }).lean();
+    const variant = [...doc!.variants!].sort((a, b) => b.countInStock - a.countInStock)[0];
+    return {
+      productId,
+      quantity: 1,
+      ...(variant.size ? { size: variant.size } : {}),
+      ...(variant.color ? { color: variant.color } : {}),
+    };
+  }
+
   it('follows stock writes and admin edits at the version the cache follows', async () => {
     const stock = svc.app.get(StockService);
     const [first, second] = shown;
     await get(gatewayUrl, `/api/products/${first}`); // kept, then written
     for (let n = 0; n < 5; n++) {
       const checkoutId = `copy-${seed}-${n}`;
-      await stock.reserve({ checkoutId, lines: [{ productId: first, quantity: 1 }] });
+      const line = await unitOf(first);
+      await stock.reserve({ checkoutId, lines: [line] });
       if (n % 2) await stock.release({ checkoutId });
-      else
-        await stock.commitOrder({
-          orderId: checkoutId,
-          checkoutId,
-          userId: 'u',
-          items: [{ productId: first, quantity: 1 }],
-        });
+      else await stock.commitOrder({ orderId: checkoutId, checkoutId, userId: 'u', items: [line] });
       // At once: from the copy once it caught up, else the way of a miss; never the levels before the write.
       await same(`/api/products/${first}`);
       await same('/api/products?sortBy=popularity');
@@ -244,9 +258,7 @@ describe('gateway: the catalogue copy answers what the catalog answers', () => {
     expect(answer.body).toBe((await get(svc.url, path)).body);
     // The counter gets there with no log entry, then a stock write follows: the copy loads the snapshot again.
     await redis.incr(versionKey);
-    await svc.app
-      .get(StockService)
-      .reserve({ checkoutId: `copy-${seed}-gap`, lines: [{ productId: shown[2], quantity: 1 }] });
+    await svc.app.get(StockService).reserve({ checkoutId: `copy-${seed}-gap`, lines: [await unitOf(shown[2])] });
     await copyCurrent();
     expect(await same(`/api/products?sortBy=priceAsc&limit=8`)).toBe(true);
   }, 30_000);
