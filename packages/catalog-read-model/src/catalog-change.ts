@@ -1,10 +1,15 @@
+import type { VariantJson } from '@shop/contracts';
 import { productKey, SALES_KEY } from './surrogate-keys';
 
-/** What a stock write set on a product: units still for sale, units sold, and its updatedAt (ISO). */
+/**
+ * What a stock write set on a product: units still for sale (in all, and per variant as the product's JSON shows
+ * them), units sold, and its updatedAt (ISO). `variants` is absent only in changes logged before variants existed.
+ */
 export interface StockWrite {
   countInStock: number;
   soldCount: number;
   updatedAt: string;
+  variants?: VariantJson[];
 }
 
 /**
@@ -18,7 +23,7 @@ export type CatalogChange =
 
 /**
  * The surrogate keys a change purges from caches in front of the catalog. Only a stock write is narrow: it
- * changes the bytes of its product (countInStock) and, when units were sold, the order of responses that sort
+ * changes the bytes of its product (countInStock, its variants' stock) and, when units were sold, the order of responses that sort
  * by sales. Anything an admin edits can move a product into or out of any list, so it names no key (everything).
  */
 export function purgedKeysOf(change: CatalogChange): string[] {

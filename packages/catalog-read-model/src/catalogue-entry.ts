@@ -139,11 +139,13 @@ export function toEntry(doc: StoredProduct, product: ProductJson): CatalogueEntr
 
 /**
  * Applies a stock write to the product's bytes. Parsing and printing JSON.stringify's own output gives it back
- * byte for byte (same key order, same number and string forms), so only the two changed values differ.
+ * byte for byte (same key order, same number and string forms), so only the changed values differ: the stock (in
+ * all and per variant) and updatedAt.
  */
 export function applyStock(entry: CatalogueEntry, write: StockWrite): void {
   const json = JSON.parse(entry.body.toString('utf8')) as ProductJson;
   json.countInStock = write.countInStock;
+  if (write.variants) json.variants = write.variants;
   json.updatedAt = write.updatedAt;
   entry.body = bytesOf(JSON.stringify(json));
   entry.etag = etagOf(entry.body);

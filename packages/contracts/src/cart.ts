@@ -20,6 +20,10 @@ export interface CartLineJson {
   /** '' when the product comes in one size or colour only. */
   size: string;
   color: string;
+  /** The SKU of the line's variant (size × colour), when known. */
+  sku?: string;
+  /** Cart lines: the variant's stock now; below `quantity` when it fell after the line was added. */
+  countInStock?: number;
 }
 
 /** A cart: a signed-in user's (`user`) or a guest's (`guestId`). */

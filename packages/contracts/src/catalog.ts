@@ -78,6 +78,59 @@ export interface ProductImageJson {
   altText: string;
 }
 
+/**
+ * One variant of a product: a size × colour it offers, with its own SKU and stock. `size` is null when the product
+ * offers no sizes, `color` null when it offers no colours (a product offering neither has one variant).
+ */
+export interface VariantJson {
+  sku: string;
+  size: string | null;
+  color: string | null;
+  /** Units of this variant that can still be bought now. */
+  countInStock: number;
+}
+
+/** A variant as admins set it on create and update (`variants` of the product's body). */
+export interface VariantInput {
+  size?: string | null;
+  color?: string | null;
+  countInStock: number;
+  /** Default `<product sku>-<size>-<color>` (upper-case, the parts present); unique across the catalogue. */
+  sku?: string;
+}
+
+/** The low-stock threshold of the admin dashboard when none is configured or asked for. */
+export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
+
+/** GET /api/admin/products/low-stock: one variant at or below the threshold. */
+export interface LowStockVariantJson {
+  productId: string;
+  name: string;
+  sku: string;
+  size: string | null;
+  color: string | null;
+  countInStock: number;
+}
+
+export interface LowStockJson {
+  threshold: number;
+  /** Lowest stock first. */
+  variants: LowStockVariantJson[];
+}
+
+/** The variants of a product offering these sizes and colours, as (size, color) cells: sizes first, then colours. */
+export function variantCells(
+  sizes: readonly string[],
+  colors: readonly string[],
+): Array<{
+  size: string | null;
+  color: string | null;
+}> {
+  const rows: Array<string | null> = sizes.length ? [...sizes] : [null];
+  const columns: Array<string | null> = colors.length ? [...colors] : [null];
+  return rows.flatMap((size) => columns.map((color) => ({ size, color })));
+}
+
 /** A product as every /api response shows it: GBP numbers with two decimals, no internals. */
 export interface ProductJson {
   _id: string;
@@ -86,12 +139,15 @@ export interface ProductJson {
   price: number;
   /** Present only when the product has one; shown struck through when above price. */
   originalPrice?: number;
+  /** The sum of the variants' stock (read-only). */
   countInStock: number;
   sku: string;
   category: Category;
   brand: string;
   sizes: string[];
   colors: string[];
+  /** One per size × colour offered, in the order of `sizes`, then `colors`. */
+  variants: VariantJson[];
   collections: string;
   material: string;
   gender: Gender;
@@ -130,6 +186,8 @@ export const LINE_PROBLEMS = [
   'invalid_quantity', // not an integer 1–99
   'size_not_offered',
   'color_not_offered',
+  'size_required', // the product comes in sizes and the line names none
+  'color_required', // the product comes in colours and the line names none
   'out_of_stock', // nothing available
   'insufficient_stock', // fewer available than asked
 ] as const;
@@ -153,8 +211,15 @@ export interface PricedLine {
   price?: number;
   sizes?: string[];
   colors?: string[];
-  /** Units that can still be bought now. */
+  /**
+   * Units that can still be bought now: of the line's variant when the line names one (its size and colour), else
+   * of the whole product (the sum of its variants).
+   */
   countInStock?: number;
+  /** The SKU of the line's variant, when the line names one. */
+  sku?: string;
+  /** Every variant of the product, with its stock (present unless the product is unknown). */
+  variants?: VariantJson[];
 }
 
 export interface PriceLinesResponse {
@@ -180,16 +245,21 @@ export interface ReserveStockRequest {
   notAfter?: string;
 }
 
+/** The units held of one variant of a product. */
 export interface ReservedLine {
   productId: string;
   quantity: number;
   name: string;
   unitPricePence: number;
+  size: string | null;
+  color: string | null;
+  sku: string;
 }
 
 /**
- * All lines are held, or none (errors: 400 bad request, 404 `Product not found`,
- * 409 `Only N left in stock for <name>` / `<name> is out of stock`).
+ * All lines are held, or none (errors: 400 bad request — a size or colour not offered, or missing where the product
+ * offers them —, 404 `Product not found`, 409 `Only N left in stock for <name> (<size>, <color>)` /
+ * `<name> (<size>, <color>) is out of stock`). Stock is held per variant; lines of the same variant add up.
  */
 export interface ReserveStockResponse {
   checkoutId: string;
@@ -206,6 +276,6 @@ export interface ReleaseStockRequest {
 
 export interface ReleaseStockResponse {
   checkoutId: string;
-  /** Units given back by this call (empty when already released, committed or never held). */
+  /** Units given back by this call, per product (empty when already released, committed or never held). */
   released: Array<{ productId: string; quantity: number }>;
 }

@@ -99,4 +99,10 @@ export const CHECKOUT_MESSAGES = {
   paymentMethod: 'Payment method must be PayPal',
   paypalOrderId: 'paymentDetails.id (the PayPal order id) is required',
   stockGoneRefunded: (reason: string) => `${reason}. Your reservation had expired, so the payment was refunded.`,
+  /** A line that names no variant of its product, e.g. `Line 2 (Chiefs Home Jersey): please choose a size`. */
+  lineProblem: (line: number, name: string, problem: string) => `Line ${line} (${name}): ${problem}`,
+  chooseSize: 'please choose a size',
+  chooseColor: 'please choose a color',
+  sizeNotOffered: (size: string) => `size ${size} is not offered`,
+  colorNotOffered: (color: string) => `color ${color} is not offered`,
 } as const;

@@ -56,11 +56,14 @@ export interface ProductDeletedEvent {
 
 // ---- Published by orders; consumed by catalog (stock) and cart (clear)
 
+/** A line of an order: its variant is the product's size × colour ('' or absent: the product offers none). */
 export interface OrderItemRef {
   productId: string;
   quantity: number;
   size?: string;
   color?: string;
+  /** The variant's SKU when the order was placed. */
+  sku?: string;
 }
 
 /** EVENTS.orders.orderPlaced: commits the checkout's held units as sold (idempotent per checkout and product). */

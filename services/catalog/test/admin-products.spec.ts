@@ -91,14 +91,22 @@ describe('catalog: admin product management', () => {
         sizes: ' s, M ,XL ',
         colors: 'purple, Black',
         price: '24.50',
-        countInStock: '0',
+        variants: [{ size: 'xl', color: ' BLACK ', countInStock: '3' }],
       }),
     );
     expect(res.status).toBe(201);
     expect(res.body.sku).toMatch(/^NFL-[0-9A-F]{8}$/);
     expect(res.body).toEqual(
-      expect.objectContaining({ sizes: ['S', 'M', 'XL'], colors: ['Purple', 'Black'], price: 24.5, countInStock: 0 }),
+      expect.objectContaining({ sizes: ['S', 'M', 'XL'], colors: ['Purple', 'Black'], price: 24.5, countInStock: 3 }),
     );
+    expect(res.body.variants.map((v: { sku: string; countInStock: number }) => [v.sku, v.countInStock])).toEqual([
+      [`${res.body.sku}-S-PURPLE`, 0],
+      [`${res.body.sku}-S-BLACK`, 0],
+      [`${res.body.sku}-M-PURPLE`, 0],
+      [`${res.body.sku}-M-BLACK`, 0],
+      [`${res.body.sku}-XL-PURPLE`, 0],
+      [`${res.body.sku}-XL-BLACK`, 3],
+    ]);
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -165,7 +173,16 @@ describe('catalog: admin product management', () => {
     const viaPublicPath = await request(url(`/api/products/${product._id}`), {
       method: 'PUT',
       token: admin,
-      body: { countInStock: 0, isFeatured: false, originalPrice: null, price: 45.5, sizes: 'M,L' },
+      body: {
+        variants: [
+          { size: 'M', color: 'Purple', countInStock: 0 },
+          { size: 'L', color: 'Black', countInStock: 0 },
+        ],
+        isFeatured: false,
+        originalPrice: null,
+        price: 45.5,
+        sizes: 'M,L',
+      },
     });
     expect(viaPublicPath.status).toBe(200);
     expect(viaPublicPath.body).toEqual(
@@ -255,7 +272,11 @@ describe('catalog: admin product management', () => {
     await listener.subscribe({ 'catalog.product.*': async (e) => void received.push(e) });
     try {
       const product = (await create(newProductBody({ sku: 'DEL-1' }))).body;
-      await request(url(`/api/products/${product._id}`), { method: 'PUT', token: admin, body: { countInStock: 7 } });
+      await request(url(`/api/products/${product._id}`), {
+        method: 'PUT',
+        token: admin,
+        body: { variants: [{ size: 'M', color: 'Purple', countInStock: 7 }] },
+      });
       const res = await request(url(`/api/products/${product._id}`), { method: 'DELETE', token: admin });
       expect(res.body).toEqual({ message: 'Product removed' });
       expect((await request(url(`/api/products/${product._id}`))).status).toBe(404);
@@ -287,7 +308,11 @@ describe('catalog: admin product management', () => {
       const product = (await create(newProductBody({ sku: 'VERSION-1' }))).body;
       await eventually(async () => heard.length >= 1);
       expect(heard.at(-1)).toBe(await svc.app.get<Redis>(REDIS).get(key));
-      await request(url(`/api/products/${product._id}`), { method: 'PUT', token: admin, body: { countInStock: 1 } });
+      await request(url(`/api/products/${product._id}`), {
+        method: 'PUT',
+        token: admin,
+        body: { variants: [{ size: 'M', color: 'Purple', countInStock: 1 }] },
+      });
       await eventually(async () => heard.length >= 2);
       expect(Number(heard[1])).toBeGreaterThan(Number(heard[0]));
     } finally {

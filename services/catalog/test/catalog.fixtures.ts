@@ -7,6 +7,8 @@ import { Types, type Model } from 'mongoose';
 import { AppModule } from '../src/app.module';
 import { CatalogCache } from '../src/cache/catalog-cache';
 import { Product } from '../src/products/product.schema';
+import { registerVariantSkus } from '../src/seed/catalogue';
+import { legacyVariants, stockOf, type StoredVariant } from '../src/variants/variants';
 
 export const ADMIN_ID = '64b7f9f9f9f9f9f9f9f9f9f9';
 export const CUSTOMER_ID = '64b7f9f9f9f9f9f9f9f9f9fa';
@@ -72,25 +74,51 @@ export interface ProductFixture {
   numReviews?: number;
   daysAgo?: number;
   isPublished?: boolean;
+  /** Split evenly over the variants unless `variants` says otherwise. */
   countInStock?: number;
   soldCount?: number;
+  /** Stock per size × colour (the rest split `countInStock` evenly), e.g. `{ 'M/Purple': 1 }`; '-' for none. */
+  stock?: Record<string, number>;
+  /** Stored without variants, as before the migration. */
+  legacy?: boolean;
+}
+
+/** The fixture's variants: its countInStock split evenly, then the cells `stock` names set as it says. */
+export function fixtureVariants(f: ProductFixture): StoredVariant[] {
+  const variants = legacyVariants({
+    sku: f.sku,
+    sizes: f.sizes ?? [],
+    colors: f.colors ?? [],
+    countInStock: f.countInStock ?? 10,
+    soldCount: f.soldCount ?? 0,
+  });
+  for (const [cell, n] of Object.entries(f.stock ?? {})) {
+    const [size, color] = cell.split('/').map((part) => (part === '-' ? null : part));
+    const variant = variants.find((v) => v.size === size && v.color === (color ?? null));
+    if (!variant) throw new Error(`fixture ${f.sku}: no variant ${cell}`);
+    variant.countInStock = n;
+  }
+  return variants;
 }
 
 /**
  * Inserts fixtures straight into the products collection (so createdAt and sales are what the test
- * says), then turns the read cache over as a write through the API would.
+ * says), with their variants (their SKUs registered) unless `legacy`, then turns the read cache over as a write
+ * through the API would.
  */
 export async function insertProducts(svc: TestService, fixtures: ProductFixture[]): Promise<Map<string, string>> {
   const now = Date.now();
   const docs = fixtures.map((f) => {
     const at = new Date(now - (f.daysAgo ?? 0) * 86_400_000);
+    const variants = fixtureVariants(f);
     return {
       _id: new Types.ObjectId(),
       name: f.name,
       description: f.description ?? `${f.name}, official team merchandise.`,
       pricePence: toPence(f.price),
       ...(f.originalPrice !== undefined ? { originalPricePence: toPence(f.originalPrice) } : {}),
-      countInStock: f.countInStock ?? 10,
+      countInStock: f.legacy ? (f.countInStock ?? 10) : stockOf(variants),
+      ...(f.legacy ? {} : { variants }),
       sku: f.sku,
       category: f.category,
       brand: f.brand,
@@ -111,6 +139,8 @@ export async function insertProducts(svc: TestService, fixtures: ProductFixture[
       updatedAt: at,
     };
   });
+  const withVariants = docs.filter((d): d is typeof d & { variants: StoredVariant[] } => 'variants' in d);
+  await registerVariantSkus(productModel(svc), withVariants);
   if (docs.length) await productModel(svc).collection.insertMany(docs);
   await svc.app.get(CatalogCache).invalidate();
   return new Map(docs.map((d) => [d.sku, String(d._id)]));
@@ -129,7 +159,11 @@ export function newProductBody(overrides: Record<string, unknown> = {}) {
     colors: ['Purple', 'Black'],
     material: 'Polyester',
     collections: 'Game Day',
-    countInStock: 5,
+    variants: [
+      { size: 'S', color: 'Purple', countInStock: 1 },
+      { size: 'M', color: 'Purple', countInStock: 2 },
+      { size: 'L', color: 'Black', countInStock: 2 },
+    ],
     images: [{ url: '/uploads/seed/ravens.svg', altText: 'Ravens jersey' }],
     ...overrides,
   };

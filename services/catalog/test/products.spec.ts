@@ -128,6 +128,12 @@ describe('catalog: public product reads', () => {
         brand: 'Baltimore Ravens',
         sizes: ['S', 'M', 'L'],
         colors: ['Purple'],
+        // One per size × colour, the product's stock split over them (10 = 4 + 3 + 3).
+        variants: [
+          { sku: 'F-S-PURPLE', size: 'S', color: 'Purple', countInStock: 4 },
+          { sku: 'F-M-PURPLE', size: 'M', color: 'Purple', countInStock: 3 },
+          { sku: 'F-L-PURPLE', size: 'L', color: 'Purple', countInStock: 3 },
+        ],
         collections: 'Game Day',
         material: 'Cotton',
         gender: 'Women',
@@ -141,6 +147,25 @@ describe('catalog: public product reads', () => {
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
       expect((await get(`/api/products/${ids.get('A')}`)).body).not.toHaveProperty('originalPrice');
+      // A product without sizes has one variant per colour; the key order is the API's.
+      expect((await get(`/api/products/${ids.get('D')}`)).body.variants).toEqual([
+        { sku: 'D-BLACK', size: null, color: 'Black', countInStock: 5 },
+        { sku: 'D-YELLOW', size: null, color: 'Yellow', countInStock: 5 },
+      ]);
+      expect(Object.keys(res.body).slice(0, 12)).toEqual([
+        '_id',
+        'name',
+        'description',
+        'price',
+        'countInStock',
+        'sku',
+        'category',
+        'brand',
+        'sizes',
+        'colors',
+        'variants',
+        'collections',
+      ]);
     });
 
     it.each<[string, () => string, number, string]>([

@@ -1,7 +1,10 @@
-import { BRANDS, CATEGORIES, FILTER_COLORS, MATERIALS, SIZES, type ProductJson } from '@shop/contracts';
+import { getModelToken } from '@nestjs/mongoose';
+import { BRANDS, CATEGORIES, FILTER_COLORS, MATERIALS, SIZES, variantCells, type ProductJson } from '@shop/contracts';
+import type { Model } from 'mongoose';
 import { request, type TestService } from '@shop/nest-common/testing';
 import sharp from 'sharp';
-import { seedCatalogue } from '../src/seed/catalogue';
+import { seedCatalogue, seedDocuments } from '../src/seed/catalogue';
+import { VariantSku } from '../src/variants/variant-sku.schema';
 import { productModel, startCatalog } from './catalog.fixtures';
 
 describe('catalog: the seeded NFL catalogue', () => {
@@ -48,6 +51,33 @@ describe('catalog: the seeded NFL catalogue', () => {
       expect(Number(p.price.toFixed(2))).toBe(p.price); // two decimals at most
     }
     expect((await request(`${svc.url}/api/products/best-seller`)).status).toBe(200);
+  });
+
+  it('gives every product its variants with realistic, uneven stock: some sold out, some nearly', async () => {
+    const variants = products.flatMap((p) => p.variants);
+    for (const p of products) {
+      expect(p.variants.map((v) => [v.size, v.color])).toEqual(
+        variantCells(p.sizes, p.colors).map((c) => [c.size, c.color]),
+      );
+      expect(p.countInStock).toBe(p.variants.reduce((sum, v) => sum + v.countInStock, 0));
+      for (const v of p.variants) expect(v.sku).toBe([p.sku, v.size, v.color].filter(Boolean).join('-').toUpperCase());
+      // What the storefront offers first (the team colour in M, or the only size) can always be bought.
+      const first = p.variants.find((v) => v.color === p.colors[0] && (v.size === 'M' || !p.sizes.includes('M')));
+      expect([p.sku, first!.countInStock >= 1]).toEqual([p.sku, true]);
+    }
+    const soldOut = variants.filter((v) => v.countInStock === 0);
+    const nearly = variants.filter((v) => v.countInStock >= 1 && v.countInStock <= 5);
+    expect(soldOut.length).toBeGreaterThanOrEqual(variants.length / 20);
+    expect(nearly.length).toBeGreaterThanOrEqual(variants.length / 20);
+    expect(new Set(variants.map((v) => v.countInStock)).size).toBeGreaterThan(15);
+    // No product is sold out altogether, and every variant SKU is unique and registered.
+    expect(products.filter((p) => p.countInStock === 0)).toEqual([]);
+    expect(new Set(variants.map((v) => v.sku)).size).toBe(variants.length);
+    const register = svc.app.get<Model<VariantSku>>(getModelToken(VariantSku.name));
+    expect(await register.countDocuments({ _id: { $in: variants.map((v) => v.sku) } })).toBe(variants.length);
+    // The same on every run.
+    const again = seedDocuments().map((d) => d.variants.map((v) => v.countInStock));
+    expect(again).toEqual(seedDocuments().map((d) => d.variants.map((v) => v.countInStock)));
   });
 
   it('gives every product a gallery of local images, and every image URL answers 200 with a drawable SVG', async () => {

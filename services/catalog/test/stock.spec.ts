@@ -7,6 +7,7 @@ import {
   type PriceLinesResponse,
   type ReleaseStockResponse,
   type ReserveStockResponse,
+  type VariantJson,
 } from '@shop/contracts';
 import { EventBus, RpcClient } from '@shop/nest-common';
 import { request, type TestService } from '@shop/nest-common/testing';
@@ -52,6 +53,24 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
   const release = (checkoutId: string) => send<ReleaseStockResponse>(PATTERNS.catalog.releaseStock, { checkoutId });
   /** What a shopper sees: the public product's stock. */
   const stockOf = async (id: string) => (await request(`${svc.url}/api/products/${id}`)).body.countInStock as number;
+  /** The public product's stock per variant, as `{ 'M/Purple': n }` ('-' for no size or colour). */
+  const variantStock = async (id: string) =>
+    Object.fromEntries(
+      ((await request(`${svc.url}/api/products/${id}`)).body.variants as VariantJson[]).map((v) => [
+        `${v.size ?? '-'}/${v.color ?? '-'}`,
+        v.countInStock,
+      ]),
+    );
+  /** Sold counts per variant, as stored. */
+  const soldOf = async (id: string) => {
+    const doc = await productModel(svc).findById(id, { variants: 1, soldCount: 1 }).lean();
+    return {
+      soldCount: doc!.soldCount,
+      variants: Object.fromEntries(doc!.variants!.map((v) => [`${v.size ?? '-'}/${v.color ?? '-'}`, v.soldCount])),
+    };
+  };
+  const M = { size: 'M', color: 'Purple' };
+  const L = { size: 'L', color: 'Purple' };
   const reservations = () => svc.app.get<Model<Reservation>>(getModelToken(Reservation.name));
   const heldFor = async (productId: string) =>
     (await reservations().find({ productId, status: 'held' }).lean()).reduce((sum, r) => sum + r.quantity, 0);
@@ -95,7 +114,9 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
       lines: [{ productId, quantity: 2, size: 'M', color: 'Purple' }],
       notAfter: new Date(Date.now() + 60_000).toISOString(),
     });
-    expect(inTime.lines).toEqual([expect.objectContaining({ productId, quantity: 2 })]);
+    expect(inTime.lines).toEqual([
+      expect.objectContaining({ productId, quantity: 2, size: 'M', color: 'Purple', sku: 'LATE-M-PURPLE' }),
+    ]);
     expect(await stockOf(productId)).toBe(1);
   });
 
@@ -105,24 +126,31 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     expect(await send<CountProductsResponse>(PATTERNS.catalog.countProducts, {})).toEqual({ products: before + 2 });
   });
 
-  it('prices lines with the current price, options and stock, or says why a line cannot be sold', async () => {
+  it('prices lines per variant with the current price, options and stock, or says why a line cannot be sold', async () => {
     const ids = await insertProducts(svc, [
-      item('P-OK', 5, { price: 39.99 }),
-      item('P-LOW', 2),
-      item('P-NONE', 0),
+      item('P-OK', 5, { price: 39.99, stock: { 'M/Purple': 3, 'L/Purple': 2 } }),
+      item('P-LOW', 4, { stock: { 'M/Purple': 2, 'L/Purple': 2 } }),
+      item('P-NONE', 3, { stock: { 'M/Purple': 0, 'L/Purple': 3 } }),
       item('P-DRAFT', 5, { isPublished: false }),
+      item('P-CAP', 4, { sizes: [], colors: [] }),
     ]);
     const res = await send<PriceLinesResponse>(PATTERNS.catalog.priceLines, {
       lines: [
-        { productId: ids.get('P-OK'), quantity: 2, size: 'M', color: 'Purple' },
+        { productId: ids.get('P-OK'), quantity: 2, ...M },
         { productId: ids.get('P-OK'), quantity: 1, size: 'XXL', color: 'Purple' },
         { productId: ids.get('P-OK'), quantity: 1, size: 'M', color: 'Pink' },
-        { productId: ids.get('P-OK'), quantity: 100, size: 'M', color: 'Purple' },
-        { productId: ids.get('P-LOW'), quantity: 3 },
-        { productId: ids.get('P-NONE'), quantity: 1 },
-        { productId: ids.get('P-DRAFT'), quantity: 1 },
+        { productId: ids.get('P-OK'), quantity: 100, ...M },
+        { productId: ids.get('P-OK'), quantity: 1, color: 'Purple' },
+        { productId: ids.get('P-OK'), quantity: 1, size: null, color: 'Purple' },
+        { productId: ids.get('P-OK'), quantity: 1, size: 'M', color: '' },
+        { productId: ids.get('P-LOW'), quantity: 3, ...M },
+        { productId: ids.get('P-NONE'), quantity: 1, ...M },
+        { productId: ids.get('P-NONE'), quantity: 1, ...L },
+        { productId: ids.get('P-DRAFT'), quantity: 1, ...M },
         { productId: '64b7f9f9f9f9f9f9f9f9f9f0', quantity: 1 },
         { productId: 'nope', quantity: 1 },
+        { productId: ids.get('P-CAP'), quantity: 4 },
+        { productId: ids.get('P-CAP'), quantity: 1, size: 'M' },
       ],
     });
     expect(res.lines[0]).toEqual({
@@ -137,57 +165,102 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
       price: 39.99,
       sizes: ['M', 'L'],
       colors: ['Purple'],
-      countInStock: 5,
+      countInStock: 3, // of the M in purple
+      sku: 'P-OK-M-PURPLE',
+      variants: [
+        { sku: 'P-OK-M-PURPLE', size: 'M', color: 'Purple', countInStock: 3 },
+        { sku: 'P-OK-L-PURPLE', size: 'L', color: 'Purple', countInStock: 2 },
+      ],
     });
-    expect(res.lines.map((l) => [l.ok, l.problem, l.message])).toEqual([
-      [true, undefined, undefined],
-      [false, 'size_not_offered', 'Size XXL is not offered for Test P-OK'],
-      [false, 'color_not_offered', 'Color Pink is not offered for Test P-OK'],
-      [false, 'invalid_quantity', 'Quantity must be a whole number from 1 to 99'],
-      [false, 'insufficient_stock', 'Only 2 left in stock'],
-      [false, 'out_of_stock', 'Test P-NONE is out of stock'],
-      [false, 'not_found', 'Product not found'],
-      [false, 'not_found', 'Product not found'],
-      [false, 'invalid_product_id', 'Invalid product id'],
+    expect(res.lines.map((l) => [l.ok, l.problem, l.message, l.countInStock, l.sku])).toEqual([
+      [true, undefined, undefined, 3, 'P-OK-M-PURPLE'],
+      [false, 'size_not_offered', 'Size XXL is not offered for Test P-OK', 5, undefined],
+      [false, 'color_not_offered', 'Color Pink is not offered for Test P-OK', 5, undefined],
+      [false, 'invalid_quantity', 'Quantity must be a whole number from 1 to 99', 3, 'P-OK-M-PURPLE'],
+      [false, 'size_required', 'Please choose a size of Test P-OK', 5, undefined],
+      [false, 'size_required', 'Please choose a size of Test P-OK', 5, undefined],
+      [false, 'color_required', 'Please choose a color of Test P-OK', 5, undefined],
+      [false, 'insufficient_stock', 'Only 2 left in stock', 2, 'P-LOW-M-PURPLE'],
+      [false, 'out_of_stock', 'Test P-NONE (M, Purple) is out of stock', 0, 'P-NONE-M-PURPLE'],
+      [true, undefined, undefined, 3, 'P-NONE-L-PURPLE'],
+      [false, 'not_found', 'Product not found', undefined, undefined],
+      [false, 'not_found', 'Product not found', undefined, undefined],
+      [false, 'invalid_product_id', 'Invalid product id', undefined, undefined],
+      [true, undefined, undefined, 4, 'P-CAP'],
+      [false, 'size_not_offered', 'Size M is not offered for Test P-CAP', 4, undefined],
     ]);
-    expect(res.totalPence).toBe(7998);
+    expect(res.totalPence).toBe(7998 + 2000 + 4 * 2000);
     expect(res.ok).toBe(false);
   });
 
-  it('holds stock for a checkout, all lines or none, and refuses what is not there', async () => {
-    const ids = await insertProducts(svc, [item('R-A', 5), item('R-B', 1)]);
+  it('holds stock for a checkout per variant, all lines or none, and refuses what is not there', async () => {
+    const ids = await insertProducts(svc, [
+      item('R-A', 5, { stock: { 'M/Purple': 3, 'L/Purple': 2 } }),
+      item('R-B', 1, { stock: { 'M/Purple': 1, 'L/Purple': 0 } }),
+    ]);
     const [a, b] = [ids.get('R-A')!, ids.get('R-B')!];
     const refused = await errorOf(
       reserve('co-none', [
-        { productId: a, quantity: 2 },
-        { productId: b, quantity: 2 },
+        { productId: a, quantity: 2, ...M },
+        { productId: b, quantity: 1, ...L },
       ]),
     );
-    expect(refused).toEqual({ status: 409, message: 'Only 1 left in stock for Test R-B' });
-    expect([await stockOf(a), await stockOf(b)]).toEqual([5, 1]); // nothing held
+    expect(refused).toEqual({ status: 409, message: 'Test R-B (L, Purple) is out of stock' });
+    expect(await errorOf(reserve('co-none', [{ productId: b, quantity: 2, ...M }]))).toEqual({
+      status: 409,
+      message: 'Only 1 left in stock for Test R-B (M, Purple)',
+    });
+    expect([await variantStock(a), await variantStock(b)]).toEqual([
+      { 'M/Purple': 3, 'L/Purple': 2 },
+      { 'M/Purple': 1, 'L/Purple': 0 },
+    ]); // nothing held
 
     const held = await reserve('co-1', [
-      { productId: a, quantity: 2, size: 'M', color: 'Purple' },
-      { productId: a, quantity: 1, size: 'L', color: 'Purple' },
-      { productId: b, quantity: 1 },
+      { productId: a, quantity: 2, ...M },
+      { productId: a, quantity: 1, ...L },
+      { productId: a, quantity: 1, ...M }, // the same variant again: adds up
+      { productId: b, quantity: 1, ...M },
     ]);
     expect(held.lines).toEqual([
-      { productId: a, quantity: 3, name: 'Test R-A', unitPricePence: 2000 },
-      { productId: b, quantity: 1, name: 'Test R-B', unitPricePence: 2000 },
+      { productId: a, quantity: 3, name: 'Test R-A', unitPricePence: 2000, ...M, sku: 'R-A-M-PURPLE' },
+      { productId: a, quantity: 1, name: 'Test R-A', unitPricePence: 2000, ...L, sku: 'R-A-L-PURPLE' },
+      { productId: b, quantity: 1, name: 'Test R-B', unitPricePence: 2000, ...M, sku: 'R-B-M-PURPLE' },
     ]);
     expect(new Date(held.expiresAt).getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
-    expect([await stockOf(a), await stockOf(b)]).toEqual([2, 0]);
-
-    // The same checkout again holds nothing more.
-    await reserve('co-1', [
-      { productId: a, quantity: 3 },
-      { productId: b, quantity: 1 },
+    expect([await variantStock(a), await stockOf(a), await stockOf(b)]).toEqual([
+      { 'M/Purple': 0, 'L/Purple': 1 },
+      1,
+      0,
     ]);
-    expect([await stockOf(a), await stockOf(b)]).toEqual([2, 0]);
-    expect(await errorOf(reserve('co-2', [{ productId: b, quantity: 1 }]))).toEqual({
+
+    // The same checkout again holds nothing more; another split of the same product resizes its hold per variant.
+    await reserve('co-1', [
+      { productId: a, quantity: 3, ...M },
+      { productId: a, quantity: 1, ...L },
+      { productId: b, quantity: 1, ...M },
+    ]);
+    expect([await variantStock(a), await stockOf(b)]).toEqual([{ 'M/Purple': 0, 'L/Purple': 1 }, 0]);
+    await reserve('co-1', [
+      { productId: a, quantity: 1, ...M },
+      { productId: a, quantity: 2, ...L },
+      { productId: b, quantity: 1, ...M },
+    ]);
+    expect(await variantStock(a)).toEqual({ 'M/Purple': 2, 'L/Purple': 0 });
+    expect(await errorOf(reserve('co-2', [{ productId: b, quantity: 1, ...M }]))).toEqual({
       status: 409,
-      message: 'Test R-B is out of stock',
+      message: 'Test R-B (M, Purple) is out of stock',
     });
+    expect(await release('co-1')).toEqual({
+      checkoutId: 'co-1',
+      released: expect.arrayContaining([
+        { productId: a, quantity: 3 },
+        { productId: b, quantity: 1 },
+      ]),
+    });
+    expect([await variantStock(a), await variantStock(b)]).toEqual([
+      { 'M/Purple': 3, 'L/Purple': 2 },
+      { 'M/Purple': 1, 'L/Purple': 0 },
+    ]);
   });
 
   it.each<[string, unknown, number, string]>([
@@ -220,65 +293,141 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     expect(await errorOf(send(PATTERNS.catalog.reserveStock, payload))).toEqual({ status, message });
   });
 
-  it('sells the last unit once when 50 buyers reserve it at the same moment', async () => {
-    const id = (await insertProducts(svc, [item('RACE-LAST', 1)])).get('RACE-LAST')!;
-    const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => reserve(`race-${i}`, [{ productId: id, quantity: 1 }])),
-    );
-    const won = results.filter((r) => r.status === 'fulfilled');
-    expect(won).toHaveLength(1);
-    for (const r of results) {
-      if (r.status === 'rejected') expect((r.reason as { getStatus(): number }).getStatus()).toBe(409);
+  it('refuses to hold a line that names no variant of the product, holding nothing', async () => {
+    const id = (await insertProducts(svc, [item('R-OPT', 4)])).get('R-OPT')!;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, 'Please choose a size of Test R-OPT'],
+      [{ size: null, color: null }, 'Please choose a size of Test R-OPT'],
+      [{ size: 'M' }, 'Please choose a color of Test R-OPT'],
+      [{ size: 'M', color: null }, 'Please choose a color of Test R-OPT'],
+      [{ size: 'XS', color: 'Purple' }, 'Size XS is not offered for Test R-OPT'],
+      [{ size: 'M', color: 'Red' }, 'Color Red is not offered for Test R-OPT'],
+      [{ size: { $ne: null }, color: 'Purple' }, 'Size [object Object] is not offered for Test R-OPT'],
+    ];
+    for (const [options, message] of cases) {
+      const lines = [
+        { productId: id, quantity: 1, ...M },
+        { productId: id, quantity: 1, ...options },
+      ];
+      expect([options, await errorOf(reserve('co-opt', lines))]).toEqual([options, { status: 400, message }]);
     }
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 2, 'L/Purple': 2 });
+    expect(await heldFor(id)).toBe(0);
+  });
+
+  it('sells the last unit of a variant once to 50 buyers at the same moment, while its other variant keeps selling', async () => {
+    const id = (await insertProducts(svc, [item('RACE-LAST', 31, { stock: { 'M/Purple': 1, 'L/Purple': 30 } })])).get(
+      'RACE-LAST',
+    )!;
+    const lastOne = Array.from({ length: 50 }, (_, i) =>
+      reserve(`race-m-${i}`, [{ productId: id, quantity: 1, ...M }]),
+    );
+    const others = Array.from({ length: 20 }, (_, i) => reserve(`race-l-${i}`, [{ productId: id, quantity: 1, ...L }]));
+    const [mResults, lResults] = await Promise.all([Promise.allSettled(lastOne), Promise.allSettled(others)]);
+    const won = mResults.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const r of mResults) {
+      if (r.status === 'rejected') {
+        expect((r.reason as { getStatus(): number; message: string }).getStatus()).toBe(409);
+        expect((r.reason as { message: string }).message).toBe('Test RACE-LAST (M, Purple) is out of stock');
+      }
+    }
+    expect(lResults.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     const doc = await productModel(svc).findById(id).lean();
-    expect(doc!.countInStock).toBe(0);
-    expect(await heldFor(id)).toBe(1); // reserved + available = the 1 unit there was
+    expect(doc!.variants!.map((v) => v.countInStock)).toEqual([0, 10]);
+    expect(doc!.countInStock).toBe(10); // the sum, in the same write
+    expect(await heldFor(id)).toBe(21); // reserved + available = the 31 units there were
+    const reservations = await svc.app
+      .get<Model<Reservation>>(getModelToken(Reservation.name))
+      .find({ productId: id, status: 'held' })
+      .lean();
+    const heldOf = (size: string) =>
+      reservations
+        .flatMap((r) => r.lines ?? [])
+        .filter((l) => l.size === size)
+        .reduce((n, l) => n + l.quantity, 0);
+    expect([heldOf('M'), heldOf('L')]).toEqual([1, 20]);
+
+    // The one who won buys it: one order, the variant sold once.
+    const winner = reservations.find((r) => r.lines?.[0]?.size === 'M')!;
+    const placed: OrderPlacedEvent = {
+      orderId: `order-${winner.checkoutId}`,
+      checkoutId: winner.checkoutId,
+      userId: '64b7f9f9f9f9f9f9f9f9f9fa',
+      items: [{ productId: id, quantity: 1, ...M, sku: 'RACE-LAST-M-PURPLE' }],
+    };
+    await bus.publish(EVENTS.orders.orderPlaced, placed);
+    await bus.publish(EVENTS.orders.orderPlaced, placed);
+    await eventually(async () => (await soldOf(id)).soldCount === 1);
+    await sleep(500);
+    expect(await soldOf(id)).toEqual({ soldCount: 1, variants: { 'M/Purple': 1, 'L/Purple': 0 } });
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 0, 'L/Purple': 10 });
   }, 60_000);
 
-  it('loses no update when 20 buyers take one unit each from a stock of 12', async () => {
-    const id = (await insertProducts(svc, [item('RACE-MANY', 12)])).get('RACE-MANY')!;
+  it('loses no update when 20 buyers take one unit each from a variant with 12', async () => {
+    const id = (await insertProducts(svc, [item('RACE-MANY', 14, { stock: { 'M/Purple': 12, 'L/Purple': 2 } })])).get(
+      'RACE-MANY',
+    )!;
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => reserve(`many-${i}`, [{ productId: id, quantity: 1 }])),
+      Array.from({ length: 20 }, (_, i) => reserve(`many-${i}`, [{ productId: id, quantity: 1, ...M }])),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(12);
-    expect(await stockOf(id)).toBe(0);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 0, 'L/Purple': 2 });
+    expect(await stockOf(id)).toBe(2);
     expect(await heldFor(id)).toBe(12);
   }, 60_000);
 
-  it('gives back a released reservation once, however often it is released', async () => {
-    const id = (await insertProducts(svc, [item('REL', 5)])).get('REL')!;
-    await reserve('co-rel', [{ productId: id, quantity: 3 }]);
-    expect(await stockOf(id)).toBe(2);
+  it('gives back a released reservation once, to its variants, however often it is released', async () => {
+    const id = (await insertProducts(svc, [item('REL', 6, { stock: { 'M/Purple': 3, 'L/Purple': 3 } })])).get('REL')!;
+    await reserve('co-rel', [
+      { productId: id, quantity: 2, ...M },
+      { productId: id, quantity: 1, ...L },
+    ]);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 1, 'L/Purple': 2 });
     const results = await Promise.all([release('co-rel'), release('co-rel'), release('co-rel')]);
     expect(results.flatMap((r) => r.released)).toEqual([{ productId: id, quantity: 3 }]);
     expect(await release('co-rel')).toEqual({ checkoutId: 'co-rel', released: [] });
-    expect(await stockOf(id)).toBe(5);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 3, 'L/Purple': 3 });
   });
 
-  it('releases an expired reservation by itself', async () => {
-    const id = (await insertProducts(svc, [item('EXP', 4)])).get('EXP')!;
-    await reserve('co-exp', [{ productId: id, quantity: 4 }], 1);
-    expect(await stockOf(id)).toBe(0);
-    await eventually(async () => (await stockOf(id)) === 4);
-    expect(await heldFor(id)).toBe(0);
+  it('releases an expired reservation by itself, giving back exactly its variant’s units', async () => {
+    const id = (await insertProducts(svc, [item('EXP', 7, { stock: { 'M/Purple': 4, 'L/Purple': 3 } })])).get('EXP')!;
+    await reserve('co-exp', [{ productId: id, quantity: 4, ...M }], 1);
+    await reserve('co-exp-other', [{ productId: id, quantity: 1, ...L }]); // held for 15 minutes
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 0, 'L/Purple': 2 });
+    await eventually(async () => (await variantStock(id))['M/Purple'] === 4);
+    await sleep(400); // a sweep or two more
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 4, 'L/Purple': 2 });
+    expect(await heldFor(id)).toBe(1);
     // Another buyer can now have them.
-    await reserve('co-exp-2', [{ productId: id, quantity: 4 }]);
-    expect(await stockOf(id)).toBe(0);
+    await reserve('co-exp-2', [{ productId: id, quantity: 4, ...M }]);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 0, 'L/Purple': 2 });
   });
 
-  it('commits held units when the order is placed, once, and gives them back once when it is cancelled', async () => {
-    const ids = await insertProducts(svc, [item('ORD', 6, { rating: 1 }), item('ORD-DIRECT', 3, { rating: 1 })]);
+  it('commits held units per variant when the order is placed, once, and gives them back once when it is cancelled', async () => {
+    const ids = await insertProducts(svc, [
+      item('ORD', 6, { rating: 1, stock: { 'M/Purple': 4, 'L/Purple': 2 } }),
+      item('ORD-DIRECT', 3, { rating: 1, stock: { 'M/Purple': 1, 'L/Purple': 2 } }),
+    ]);
     const [id, direct] = [ids.get('ORD')!, ids.get('ORD-DIRECT')!];
-    await reserve('co-ord', [{ productId: id, quantity: 2 }], 2);
-    expect(await stockOf(id)).toBe(4);
+    await reserve(
+      'co-ord',
+      [
+        { productId: id, quantity: 2, ...M },
+        { productId: id, quantity: 1, ...L },
+      ],
+      2,
+    );
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 2, 'L/Purple': 1 });
 
     const placed: OrderPlacedEvent = {
       orderId: 'order-1',
       checkoutId: 'co-ord',
       userId: '64b7f9f9f9f9f9f9f9f9f9fa',
       items: [
-        { productId: id, quantity: 2, size: 'M', color: 'Purple' },
-        { productId: direct, quantity: 1, size: 'M', color: 'Purple' },
+        { productId: id, quantity: 2, ...M, sku: 'ORD-M-PURPLE' },
+        { productId: id, quantity: 1, ...L, sku: 'ORD-L-PURPLE' },
+        { productId: direct, quantity: 1, ...L, sku: 'ORD-DIRECT-L-PURPLE' }, // never held: taken now
       ],
     };
     const eventId = randomUUID();
@@ -287,11 +436,14 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     await bus.publish(EVENTS.orders.orderPlaced, placed); // published twice by mistake
     await eventually(async () => (await stockOf(direct)) === 2);
     await sleep(2500); // past the reservation's expiry: sold units do not come back
-    expect([await stockOf(id), await stockOf(direct)]).toEqual([4, 2]);
-    const sold = await productModel(svc)
-      .find({ _id: { $in: [id, direct] } }, { sku: 1, soldCount: 1 })
-      .lean();
-    expect(Object.fromEntries(sold.map((p) => [p.sku, p.soldCount]))).toEqual({ ORD: 2, 'ORD-DIRECT': 1 });
+    expect([await variantStock(id), await variantStock(direct)]).toEqual([
+      { 'M/Purple': 2, 'L/Purple': 1 },
+      { 'M/Purple': 1, 'L/Purple': 1 },
+    ]);
+    expect([await soldOf(id), await soldOf(direct)]).toEqual([
+      { soldCount: 3, variants: { 'M/Purple': 2, 'L/Purple': 1 } },
+      { soldCount: 1, variants: { 'M/Purple': 0, 'L/Purple': 1 } },
+    ]);
     expect((await request(`${svc.url}/api/products/best-seller`)).body._id).toBe(id); // most units sold
     expect(await release('co-ord')).toEqual({ checkoutId: 'co-ord', released: [] });
 
@@ -300,7 +452,14 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     await bus.publish(EVENTS.orders.orderCancelled, cancelled);
     await eventually(async () => (await stockOf(id)) === 6 && (await stockOf(direct)) === 3);
     await sleep(500);
-    expect([await stockOf(id), await stockOf(direct)]).toEqual([6, 3]);
+    expect([await variantStock(id), await variantStock(direct)]).toEqual([
+      { 'M/Purple': 4, 'L/Purple': 2 },
+      { 'M/Purple': 1, 'L/Purple': 2 },
+    ]);
+    expect([await soldOf(id), await soldOf(direct)]).toEqual([
+      { soldCount: 0, variants: { 'M/Purple': 0, 'L/Purple': 0 } },
+      { soldCount: 0, variants: { 'M/Purple': 0, 'L/Purple': 0 } },
+    ]);
     // A late duplicate of "placed" does not sell the cancelled order's units again.
     await bus.publish(EVENTS.orders.orderPlaced, placed);
     await sleep(800);
@@ -308,15 +467,20 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
   }, 30_000);
 
   it('finishes a reservation whose writer died half-way, without losing or doubling units', async () => {
-    const ids = await insertProducts(svc, [item('CRASH-BEFORE', 5), item('CRASH-AFTER', 5)]);
+    const ids = await insertProducts(svc, [
+      item('CRASH-BEFORE', 5, { stock: { 'M/Purple': 3, 'L/Purple': 2 } }),
+      item('CRASH-AFTER', 5, { stock: { 'M/Purple': 3, 'L/Purple': 2 } }),
+    ]);
     const [before, after] = [ids.get('CRASH-BEFORE')!, ids.get('CRASH-AFTER')!];
     const old = new Date(Date.now() - 60_000);
     const expiresAt = new Date(Date.now() + 600_000);
+    const lines = [{ ...M, sku: 'X', quantity: 2 }];
     // Died before its stock write: the pending record must not hold anything.
     await reservations().collection.insertOne({
       checkoutId: 'crash-1',
       productId: before,
       quantity: 2,
+      lines,
       status: 'pending',
       generation: 0,
       expiresAt,
@@ -328,6 +492,7 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
       checkoutId: 'crash-2',
       productId: after,
       quantity: 2,
+      lines,
       status: 'pending',
       generation: 0,
       expiresAt,
@@ -336,7 +501,7 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     });
     await productModel(svc).updateOne(
       { _id: after },
-      { $set: { countInStock: 3, stockJournal: [`${String(insertedId)}:0:hold`] } },
+      { $set: { countInStock: 3, 'variants.0.countInStock': 1, stockJournal: [`${String(insertedId)}:0:hold`] } },
     );
 
     await svc.app.get(StockService).sweep();
@@ -345,8 +510,31 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
       .sort({ checkoutId: 1 })
       .lean();
     expect(records.map((r) => r.status)).toEqual(['released', 'held']);
-    expect([await stockOf(before), await stockOf(after)]).toEqual([5, 3]);
+    expect([await variantStock(before), await variantStock(after)]).toEqual([
+      { 'M/Purple': 3, 'L/Purple': 2 },
+      { 'M/Purple': 1, 'L/Purple': 2 },
+    ]);
     expect((await release('crash-2')).released).toEqual([{ productId: after, quantity: 2 }]);
-    expect(await stockOf(after)).toBe(5);
+    expect(await variantStock(after)).toEqual({ 'M/Purple': 3, 'L/Purple': 2 });
+  });
+
+  it('gives back a hold made before variants to the variants the migration split the stock over', async () => {
+    const id = (await insertProducts(svc, [item('OLD-HOLD', 4, { stock: { 'M/Purple': 2, 'L/Purple': 2 } })])).get(
+      'OLD-HOLD',
+    )!;
+    // Held before the upgrade: one stock number, no lines.
+    await reservations().collection.insertOne({
+      checkoutId: 'old-hold',
+      productId: id,
+      quantity: 3,
+      status: 'held',
+      generation: 1,
+      expiresAt: new Date(Date.now() + 600_000),
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    expect((await release('old-hold')).released).toEqual([{ productId: id, quantity: 3 }]);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 4, 'L/Purple': 3 });
+    expect(await stockOf(id)).toBe(7);
   });
 });

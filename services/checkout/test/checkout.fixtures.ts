@@ -64,26 +64,45 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
 
 export interface ProductSpec {
   price?: number;
+  /** The stock of the variant `line()` buys (M in purple); the product's other variants have `otherStock`. */
   countInStock?: number;
+  otherStock?: number;
   isPublished?: boolean;
 }
 
-/** Inserts a product into the catalog's own database (the catalog then prices and reserves it like any other). */
+const SIZES = ['S', 'M', 'L'];
+const COLORS = ['Purple', 'Black'];
+
+/**
+ * Inserts a product into the catalog's own database (the catalog then prices and reserves it like any other): sizes
+ * S, M, L and colours Purple, Black, each size × colour a variant with SKU `<sku>-<size>-<color>`.
+ */
 export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<string> {
   const products = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
   const id = new Types.ObjectId();
   const name = `Ravens Hoodie ${id.toHexString().slice(-5)}`;
+  const sku = `SKU-${id.toHexString()}`;
+  const variants = SIZES.flatMap((size) =>
+    COLORS.map((color) => ({
+      sku: `${sku}-${size}-${color}`.toUpperCase(),
+      size,
+      color,
+      countInStock: size === 'M' && color === 'Purple' ? (spec.countInStock ?? 50) : (spec.otherStock ?? 0),
+      soldCount: 0,
+    })),
+  );
   await products.collection.insertOne({
     _id: id,
     name,
     description: `${name}, official team merchandise.`,
     pricePence: toPence(spec.price ?? 25),
-    countInStock: spec.countInStock ?? 50,
-    sku: `SKU-${id.toHexString()}`,
+    countInStock: variants.reduce((sum, v) => sum + v.countInStock, 0),
+    variants,
+    sku,
     category: 'Top Wear',
     brand: 'Baltimore Ravens',
-    sizes: ['S', 'M', 'L'],
-    colors: ['Purple', 'Black'],
+    sizes: SIZES,
+    colors: COLORS,
     collections: '',
     material: 'Fleece',
     gender: 'Men',

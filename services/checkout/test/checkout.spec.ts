@@ -5,6 +5,7 @@ import { CHECKOUT_MESSAGES, SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS } f
 import { REDIS } from '@shop/nest-common';
 import { request } from '@shop/nest-common/testing';
 import type Redis from 'ioredis';
+import fc from 'fast-check';
 import type { Model } from 'mongoose';
 import { CheckoutsService } from '../src/checkouts/checkouts.service';
 import { addProduct, address, checkoutApi, line, newUserId, startShop, stockOf, type Shop } from './checkout.fixtures';
@@ -165,13 +166,92 @@ describe('checkout', () => {
         token,
       );
       expect(size.status).toBe(400);
-      expect(size.body.message).toMatch(/^Size XXL is not offered/);
+      expect(size.body.message).toMatch(/^Line 1 \(Ravens Hoodie \w+\): size XXL is not offered$/);
       const unpublished = await api.create({ checkoutItems: [line(draft)], shippingAddress: address() }, token);
       expect(unpublished.status).toBe(404);
       const tooMany = await api.create({ checkoutItems: [line(productId, 3)], shippingAddress: address() }, token);
       expect(tooMany.status).toBe(409);
-      expect(tooMany.body.message).toMatch(/^Only 2 left in stock for Ravens Hoodie/);
+      expect(tooMany.body.message).toMatch(/^Only 2 left in stock for Ravens Hoodie \w+ \(M, Purple\)$/);
       expect(await stockOf(shop, productId)).toBe(2);
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['no size and no colour', { size: undefined, color: undefined }, 'please choose a size'],
+      ['a null size', { size: null }, 'please choose a size'],
+      ['an empty size', { size: '' }, 'please choose a size'],
+      ['no colour', { color: undefined }, 'please choose a color'],
+      ['a null colour', { color: null }, 'please choose a color'],
+      ['a size not offered', { size: 'XS' }, 'size XS is not offered'],
+      ['a colour not offered', { color: 'Green' }, 'color Green is not offered'],
+    ])('refuses a line with %s (400 naming the line), holding nothing', async (_what, options, problem) => {
+      const [good, bad] = [await addProduct(shop, { countInStock: 4 }), await addProduct(shop, { countInStock: 4 })];
+      const res = await api.create(
+        { checkoutItems: [line(good), { ...line(bad), ...options }], shippingAddress: address() },
+        token,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(new RegExp(`^Line 2 \\(Ravens Hoodie \\w+\\): ${problem}$`));
+      expect([await stockOf(shop, good), await stockOf(shop, bad)]).toEqual([4, 4]);
+    });
+
+    it('answers any variant fields of any line with a 201 or a 4xx JSON message, never a 5xx', async () => {
+      const productId = await addProduct(shop, { countInStock: 999, otherStock: 999 });
+      const option = fc.oneof(
+        fc.constantFrom<unknown>('S', 'M', 'L', 'Purple', 'Black', 'XS', 'Green', '', ' M ', 'm', 'purple', null),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant({ $ne: null }),
+        fc.constant(['M']),
+        fc.string({ maxLength: 60 }),
+      );
+      const item = fc.record(
+        {
+          productId: fc.constantFrom<unknown>(productId, productId.toUpperCase(), '64b7f9f9f9f9f9f9f9f9f9f9'),
+          quantity: fc.constantFrom<unknown>(1, 2),
+          size: option,
+          color: option,
+          sku: fc.oneof(fc.string({ maxLength: 10 }), fc.constant({ $gt: '' })),
+        },
+        { requiredKeys: ['productId', 'quantity'] },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 4 }), async (checkoutItems) => {
+          const res = await api.create({ checkoutItems, shippingAddress: address() }, token);
+          const fine = res.status === 201 || (res.status < 500 && typeof res.body.message === 'string');
+          if (!fine) throw new Error(`${res.status} ${JSON.stringify(res.body)} for ${JSON.stringify(checkoutItems)}`);
+          // A checkout made names a variant on every line: a size and a colour, both offered.
+          if (res.status === 201)
+            for (const l of res.body.checkoutItems as Array<{ size: string; color: string }>) {
+              expect(['S', 'M', 'L']).toContain(l.size);
+              expect(['Purple', 'Black']).toContain(l.color);
+            }
+        }),
+        { numRuns: 40, seed: Number(process.env.FUZZ_SEED ?? 20260522) },
+      );
+    }, 120_000);
+
+    it('holds each variant apart, and carries the variant SKU on to the checkout lines', async () => {
+      const productId = await addProduct(shop, { countInStock: 1, otherStock: 3 });
+      const res = await api.create(
+        {
+          checkoutItems: [line(productId), { ...line(productId, 2), size: 'L', color: 'Black' }],
+          shippingAddress: address(),
+        },
+        token,
+      );
+      expect(res.status).toBe(201);
+      const sku = `SKU-${productId}`.toUpperCase();
+      expect(res.body.checkoutItems).toEqual([
+        expect.objectContaining({ quantity: 1, size: 'M', color: 'Purple', sku: `${sku}-M-PURPLE` }),
+        expect.objectContaining({ quantity: 2, size: 'L', color: 'Black', sku: `${sku}-L-BLACK` }),
+      ]);
+      // M in purple is gone now; L in black has one left; the product's others are untouched.
+      const other = await api.create({ checkoutItems: [line(productId)], shippingAddress: address() }, token);
+      expect([other.status, other.body.message]).toEqual([
+        409,
+        expect.stringMatching(/\(M, Purple\) is out of stock$/),
+      ]);
+      expect(await stockOf(shop, productId)).toBe(1 + 3 * 5 - 1 - 2);
     });
 
     it('needs a signed-in buyer', async () => {
@@ -495,7 +575,16 @@ describe('checkout', () => {
         expect.objectContaining({
           user: { _id: buyer, name: 'Ray Lewis' },
           checkoutId: checkout._id,
-          orderItems: [expect.objectContaining({ productId, quantity: 2, price: 12.5 })],
+          orderItems: [
+            expect.objectContaining({
+              productId,
+              quantity: 2,
+              price: 12.5,
+              size: 'M',
+              color: 'Purple',
+              sku: `SKU-${productId}-M-PURPLE`.toUpperCase(),
+            }),
+          ],
           shippingAddress: address(),
           paymentMethod: 'PayPal',
           totalPrice: 25,
@@ -511,9 +600,14 @@ describe('checkout', () => {
       expect((await api.get(checkout._id, token)).body).toEqual(
         expect.objectContaining({ isFinalized: true, orderId: first.body._id, finalizedAt: expect.any(String) }),
       );
-      // The order's event committed the held units: sold, never given back.
+      // The order's event committed the held units of the variant: sold, never given back.
       await new Promise((r) => setTimeout(r, 500));
       expect(await stockOf(shop, productId)).toBe(2);
+      const products = shop.catalog.app.get<
+        Model<{ variants: Array<{ size: string; color: string; soldCount: number }> }>
+      >(getModelToken('Product'));
+      const sold = (await products.findById(productId).lean())!.variants.filter((v) => v.soldCount > 0);
+      expect(sold).toEqual([expect.objectContaining({ size: 'M', color: 'Purple', soldCount: 2 })]);
     });
 
     it('makes one order from ten concurrent finalizes', async () => {

@@ -76,7 +76,7 @@ describe('orders: admin management', () => {
           checkoutId: order.checkoutId,
           userId: CUSTOMER.id,
           items: [
-            { productId: '65a000000000000000000001', quantity: 2, size: 'M', color: 'Green' },
+            { productId: '65a000000000000000000001', quantity: 2, size: 'M', color: 'Green', sku: 'GB-HOME-M-GREEN' },
             { productId: '65a000000000000000000002', quantity: 1, size: '', color: 'Purple' },
           ],
         },

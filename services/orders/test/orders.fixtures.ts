@@ -48,6 +48,7 @@ export function paidCheckout(
         quantity: 2,
         size: 'M',
         color: 'Green',
+        sku: 'GB-HOME-M-GREEN',
       },
       {
         productId: '65a000000000000000000002',

@@ -39,6 +39,7 @@ describe('orders: placing and reading', () => {
           quantity: 2,
           size: 'M',
           color: 'Green',
+          sku: 'GB-HOME-M-GREEN',
         },
         {
           productId: '65a000000000000000000002',
@@ -113,7 +114,7 @@ describe('orders: placing and reading', () => {
           checkoutId: checkout.checkoutId,
           userId: CUSTOMER.id,
           items: [
-            { productId: '65a000000000000000000001', quantity: 2, size: 'M', color: 'Green' },
+            { productId: '65a000000000000000000001', quantity: 2, size: 'M', color: 'Green', sku: 'GB-HOME-M-GREEN' },
             { productId: '65a000000000000000000002', quantity: 1, size: '', color: 'Purple' },
           ],
         },

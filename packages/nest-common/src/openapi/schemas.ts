@@ -56,7 +56,7 @@ export class PublicUserBody implements PublicUser {
   @dateTime(false) updatedAt?: string;
 }
 
-/** A line of a cart, checkout or order: the catalogue's name, image and price. */
+/** A line of a cart, checkout or order: the catalogue's name, image and price, and the variant bought. */
 export class LineItemBody implements CartLineJson {
   @objectId() productId!: string;
   @ApiProperty({ example: 'Chiefs Home Jersey' }) name!: string;
@@ -65,6 +65,13 @@ export class LineItemBody implements CartLineJson {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 99 }) quantity!: number;
   @ApiProperty({ description: "'' when the product comes in one size", example: 'M' }) size!: string;
   @ApiProperty({ description: "'' when the product comes in one colour", example: 'Red' }) color!: string;
+  @ApiPropertyOptional({ description: "The variant's SKU (its size × colour)", example: 'CHIEFS-HOME-M-RED' })
+  sku?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "Cart lines: the variant's stock now (below quantity when it fell after the line was added)",
+  })
+  countInStock?: number;
 }
 
 export class ShippingAddressBody implements ShippingAddress {

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { DEFAULT_LOW_STOCK_THRESHOLD } from '@shop/contracts';
 import { ServiceConfig } from '@shop/nest-common';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,6 +62,12 @@ export class CatalogConfig extends ServiceConfig {
   @Min(1)
   @Max(24 * 3600)
   RESERVATION_TTL_SECONDS = 15 * 60;
+
+  /** GET /api/admin/products/low-stock without ?threshold: variants with this many units or fewer. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  LOW_STOCK_THRESHOLD = DEFAULT_LOW_STOCK_THRESHOLD;
 
   /** How often this replica looks for expired reservations (ms). */
   @Type(() => Number)

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody } from '@shop/nest-common';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
-import { ProductBody } from './dto/product.response';
+import { CatalogConfig } from '../config/catalog.config';
+import { LowStockBody, ProductBody } from './dto/product.response';
 import { productId } from './products.controller';
 import { ProductsService } from './products.service';
 
@@ -11,13 +12,39 @@ import { ProductsService } from './products.service';
 @Controller('api/admin/products')
 @Auth('admin')
 export class AdminProductsController {
-  constructor(private readonly products: ProductsService) {}
+  constructor(
+    private readonly products: ProductsService,
+    private readonly config: CatalogConfig,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'All products, including unpublished' })
   @ApiOkResponse({ type: [ProductBody] })
   list() {
     return this.products.listAll();
+  }
+
+  /** The dashboard's list of variants running out. Declared before `:id`, which would take the path otherwise. */
+  @Get('low-stock')
+  @ApiOperation({ summary: 'Variants at or below a stock threshold, lowest first (published or not)' })
+  @ApiQuery({
+    name: 'threshold',
+    required: false,
+    schema: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+    description: 'Default: the catalog’s LOW_STOCK_THRESHOLD (5)',
+  })
+  @ApiOkResponse({ type: LowStockBody })
+  @ApiErrors({ 400: 'threshold must be a whole number from 0 to 1000000' })
+  lowStock(@Query('threshold') threshold?: unknown) {
+    return this.products.lowStock(this.thresholdOf(threshold));
+  }
+
+  private thresholdOf(raw: unknown): number {
+    if (raw === undefined) return this.config.LOW_STOCK_THRESHOLD;
+    const n = typeof raw === 'string' && /^\s*\d{1,7}\s*$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(n) || n > 1_000_000)
+      throw new BadRequestException('threshold must be a whole number from 0 to 1000000');
+    return n;
   }
 
   /** The edit page of an unpublished product (the public GET /api/products/:id shows published ones only). */
@@ -34,7 +61,9 @@ export class AdminProductsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a product (name, description, category and price required; a missing sku is made)' })
   @ApiCreatedResponse({ type: ProductBody })
-  @ApiErrors({ 400: 'A field message, or SKU already exists' })
+  @ApiErrors({
+    400: 'A field message; SKU already exists / SKU <variant sku> already exists; a bare countInStock for a product with several variants',
+  })
   create(@Body() dto: CreateProductDto) {
     return this.products.create(dto);
   }
@@ -43,7 +72,11 @@ export class AdminProductsController {
   @ApiOperation({ summary: 'Update a product (any subset of the fields)' })
   @ApiObjectIdParam('product')
   @ApiOkResponse({ type: ProductBody })
-  @ApiErrors({ 400: 'Invalid product id, or a field message', 404: 'Product not found' })
+  @ApiErrors({
+    400: 'Invalid product id, a field message, a SKU that exists, or a bare countInStock for several variants',
+    404: 'Product not found',
+    409: 'A size or colour removed while a checkout holds units of its variant',
+  })
   update(@Param('id', productId) id: string, @Body() dto: UpdateProductDto) {
     return this.products.update(id, dto);
   }

@@ -1,4 +1,5 @@
 import { toPounds, type ProductJson } from '@shop/contracts';
+import { toVariantJson, variantsOf } from '../variants/variants';
 import type { LeanProduct } from './product.schema';
 
 function iso(value: unknown): string {
@@ -10,17 +11,19 @@ function iso(value: unknown): string {
  * URLs as clients load them (`toPublicUrl`, see asset-urls.ts).
  */
 export function toProductJson(p: LeanProduct, toPublicUrl: (url: string) => string): ProductJson {
+  const variants = variantsOf(p);
   const json: ProductJson = {
     _id: String(p._id),
     name: p.name,
     description: p.description,
     price: toPounds(p.pricePence),
-    countInStock: p.countInStock,
+    countInStock: variants.reduce((sum, v) => sum + v.countInStock, 0),
     sku: p.sku,
     category: p.category,
     brand: p.brand ?? '',
     sizes: p.sizes ?? [],
     colors: p.colors ?? [],
+    variants: toVariantJson(variants),
     collections: p.collections ?? '',
     material: p.material ?? '',
     gender: p.gender,

@@ -12,9 +12,31 @@ export class ProductImage {
 }
 const ProductImageSchema = SchemaFactory.createForClass(ProductImage);
 
+/** One size × colour of a product (see variants/variants.ts). Null size or colour: the product offers none. */
+@Schema({ _id: false, versionKey: false })
+export class ProductVariant {
+  /** Unique across the catalogue: the register of variant SKUs (variants/variant-skus.ts) decides. */
+  @Prop({ required: true, trim: true, maxlength: 80 })
+  sku!: string;
+
+  @Prop({ type: String, default: null })
+  size!: string | null;
+
+  @Prop({ type: String, default: null })
+  color!: string | null;
+
+  @Prop({ required: true, min: 0, default: 0 })
+  countInStock!: number;
+
+  @Prop({ default: 0, min: 0 })
+  soldCount!: number;
+}
+const ProductVariantSchema = SchemaFactory.createForClass(ProductVariant);
+
 /**
  * A product as stored. Money is integer pence (`pricePence`); the API shows pounds (`price`).
- * `countInStock` is what can still be sold: units held by checkout reservations are already taken
+ * Stock is kept per variant (`variants`: one per size × colour offered); `countInStock` is their sum, kept in the
+ * same write. It is what can still be sold: units held by checkout reservations are already taken
  * out of it (see stock/). Every write to a product runs under its Redis lock (FerretDB writes the
  * whole document back, so two unserialised writers lose each other's changes).
  */
@@ -32,8 +54,16 @@ export class Product {
   @Prop({ type: Number, min: 0 })
   originalPricePence?: number | null;
 
+  /** The sum of the variants' countInStock (read-only for clients). */
   @Prop({ required: true, min: 0, default: 0 })
   countInStock!: number;
+
+  /**
+   * One per size × colour offered, in the order of sizes, then colours. A product stored before variants has none
+   * until the migration (variants/variants.migration.ts) gives it its own; reads meanwhile show those it will get.
+   */
+  @Prop({ type: [ProductVariantSchema], default: undefined })
+  variants?: ProductVariant[];
 
   /** Unique, and so always required (PITFALLS §3.5: FerretDB lets many missing values through). */
   @Prop({ required: true, unique: true, trim: true, maxlength: 64 })
@@ -78,7 +108,10 @@ export class Product {
   @Prop({ type: [String], default: [] })
   tags!: string[];
 
-  /** Units sold by placed (and not cancelled) orders: the best seller and popularity read it. */
+  /**
+   * Units sold by placed (and not cancelled) orders: the best seller and popularity read it. Moved with the
+   * variants' sold counts, not summed from them, so a variant removed later takes no sales away.
+   */
   @Prop({ default: 0, min: 0 })
   soldCount!: number;
 

@@ -103,7 +103,11 @@ export class ProductsController {
   @ApiOperation({ summary: 'Update a product (any subset of the fields); as PUT /api/admin/products/{id}' })
   @ApiObjectIdParam('product')
   @ApiOkResponse({ type: ProductBody })
-  @ApiErrors({ 400: 'Invalid product id, or a field message', 404: 'Product not found' })
+  @ApiErrors({
+    400: 'Invalid product id, a field message, a SKU that exists, or a bare countInStock for several variants',
+    404: 'Product not found',
+    409: 'A size or colour removed while a checkout holds units of its variant',
+  })
   update(@Param('id', productId) id: string, @Body() dto: UpdateProductDto) {
     return this.products.update(id, dto);
   }

@@ -3,6 +3,11 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { CatalogueReadModel } from '../read-model/catalogue-read-model';
 import { PublicReads } from '../read-model/public-reads';
+import { Reservation, ReservationSchema } from '../stock/reservation.schema';
+import { MigrationRecord, MigrationRecordSchema } from '../variants/migration.schema';
+import { VariantSku, VariantSkuSchema } from '../variants/variant-sku.schema';
+import { VariantSkus } from '../variants/variant-skus';
+import { VariantsMigration } from '../variants/variants.migration';
 import { AdminProductsController } from './admin-products.controller';
 import { ProductLocks } from './product-locks';
 import { Product, ProductSchema } from './product.schema';
@@ -11,9 +16,25 @@ import { ProductsMessages } from './products.messages';
 import { ProductsService } from './products.service';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }])],
+  imports: [
+    MongooseModule.forFeature([
+      { name: Product.name, schema: ProductSchema },
+      // Admin edits read the holds (a held variant cannot be removed); stock/ writes them.
+      { name: Reservation.name, schema: ReservationSchema },
+      { name: VariantSku.name, schema: VariantSkuSchema },
+      { name: MigrationRecord.name, schema: MigrationRecordSchema },
+    ]),
+  ],
   controllers: [ProductsController, AdminProductsController, ProductsMessages],
-  providers: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, PublicReads],
+  providers: [
+    ProductsService,
+    ProductLocks,
+    CatalogCache,
+    CatalogueReadModel,
+    PublicReads,
+    VariantSkus,
+    VariantsMigration,
+  ],
   exports: [ProductsService, ProductLocks, CatalogCache, CatalogueReadModel, MongooseModule],
 })
 export class ProductsModule {}

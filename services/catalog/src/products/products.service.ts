@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   BEST_SELLER_ORDER,
@@ -10,13 +10,25 @@ import {
   toMongoSort,
   type ProductListQuery,
 } from '@shop/catalog-read-model';
-import { EVENTS, toPence, type ProductChangedEvent, type ProductDeletedEvent, type ProductJson } from '@shop/contracts';
+import {
+  EVENTS,
+  toPence,
+  type LowStockJson,
+  type LowStockVariantJson,
+  type ProductChangedEvent,
+  type ProductDeletedEvent,
+  type ProductJson,
+} from '@shop/contracts';
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf, type AssetUrls } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
+import { linesOf, Reservation, type LeanReservation } from '../stock/reservation.schema';
+import { planVariants } from '../variants/variant-plan';
+import { VariantSkus } from '../variants/variant-skus';
+import { keyString, skuKey, stockOf, variantLabel, variantsOf, type StoredVariant } from '../variants/variants';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
 import { ProductLocks } from './product-locks';
@@ -26,14 +38,17 @@ export const PRODUCT_NOT_FOUND = 'Product not found';
 export const SKU_EXISTS = 'SKU already exists';
 export const NO_BEST_SELLER = 'No best seller found';
 
-type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice'> & {
+type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice' | 'variants' | 'countInStock'> & {
   pricePence?: number;
   originalPricePence?: number | null;
 };
 
-/** The writable fields of a DTO, in storage form (pence, relative image URLs), leaving out what was not sent. */
+/**
+ * The writable fields of a DTO but stock, in storage form (pence, relative image URLs), leaving out what was not
+ * sent. Stock (`variants`, a bare `countInStock`) goes through planVariants.
+ */
 function toStored(dto: CreateProductDto | UpdateProductDto, assets: AssetUrls): ProductFields {
-  const { price, originalPrice, ...rest } = dto;
+  const { price, originalPrice, variants, countInStock, ...rest } = dto;
   const out: ProductFields = {} as ProductFields;
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined && value !== null) (out as Record<string, unknown>)[key] = value;
@@ -53,7 +68,9 @@ export class ProductsService {
 
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
+    @InjectModel(Reservation.name) private readonly reservations: Model<Reservation>,
     private readonly locks: ProductLocks,
+    private readonly skus: VariantSkus,
     private readonly cache: CatalogCache,
     private readonly events: EventBus,
     config: CatalogConfig,
@@ -137,38 +154,106 @@ export class ProductsService {
     return this.toJson(doc);
   }
 
+  /**
+   * Creates a product with one variant per size × colour: stock from `variants` (0 for cells left out) or, for a
+   * product with one variant, a bare countInStock. Its variant SKUs are claimed in the register first (400 naming a
+   * SKU another product has), under the new product's lock.
+   */
   async create(dto: CreateProductDto): Promise<ProductJson> {
     const fields = toStored(dto, this.assets);
     const explicitSku = fields.sku !== undefined;
     for (let attempt = 1; ; attempt++) {
       const sku = fields.sku ?? `NFL-${randomBytes(4).toString('hex').toUpperCase()}`;
-      try {
-        const doc = await this.products.create({ ...fields, sku });
-        await this.changed(String(doc._id));
-        return this.findAny(String(doc._id));
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        // Only the sku is unique; a generated one that collided is simply drawn again.
+      const plan = planVariants({
+        productSku: sku,
+        sizes: fields.sizes ?? [],
+        colors: fields.colors ?? [],
+        current: [],
+        variants: dto.variants,
+        countInStock: dto.countInStock,
+      });
+      if (await this.products.exists({ sku }).exec()) {
         if (explicitSku || attempt >= 5) throw new BadRequestException(SKU_EXISTS);
+        continue;
       }
+      const _id = new Types.ObjectId();
+      const id = _id.toHexString();
+      const created = await this.locks.withProduct(id, async () => {
+        const claimed = await this.skus.claim(
+          id,
+          plan.variants.map((v) => v.sku),
+        );
+        try {
+          await this.products.create({
+            ...fields,
+            _id,
+            sku,
+            variants: plan.variants,
+            countInStock: stockOf(plan.variants),
+          });
+          return true;
+        } catch (err) {
+          await this.skus.release(id, claimed);
+          if (!isDuplicateKeyError(err)) throw err;
+          return false;
+        }
+      });
+      if (created) {
+        await this.changed(id);
+        return this.findAny(id);
+      }
+      // Only the sku is unique; a generated one that collided is simply drawn again.
+      if (explicitSku || attempt >= 5) throw new BadRequestException(SKU_EXISTS);
     }
   }
 
+  /**
+   * Any subset of the fields. Variants follow the sizes and colours: a new cell starts at 0, a cell no longer
+   * offered is removed — refused (409) while a checkout holds units of it. Stock is set per variant (`variants`),
+   * or with a bare countInStock for a product with one variant (400 for one with several).
+   */
   async update(id: string, dto: UpdateProductDto): Promise<ProductJson> {
     const fields = toStored(dto, this.assets);
     await this.locks.withProduct(id, async () => {
       const doc = await this.products.findById(id).exec();
       if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+      const current = doc.toObject() as LeanProduct;
+      const before = variantsOf(current);
+      const plan = planVariants({
+        productSku: fields.sku ?? current.sku,
+        sizes: fields.sizes ?? current.sizes ?? [],
+        colors: fields.colors ?? current.colors ?? [],
+        current: before,
+        variants: dto.variants,
+        countInStock: dto.countInStock,
+      });
+      if (plan.removed.length) await this.refuseRemovingHeld(current, before, plan.removed);
+      if (fields.sku !== undefined && fields.sku !== current.sku) {
+        if (await this.products.exists({ sku: fields.sku, _id: { $ne: current._id } }).exec())
+          throw new BadRequestException(SKU_EXISTS);
+      }
+      const claimed = await this.skus.claim(
+        id,
+        plan.variants.map((v) => v.sku),
+      );
       const { originalPricePence, ...rest } = fields;
       doc.set(rest);
       if (originalPricePence === null) doc.set('originalPricePence', undefined);
       else if (originalPricePence !== undefined) doc.set('originalPricePence', originalPricePence);
+      doc.set('variants', plan.variants);
+      doc.set('countInStock', stockOf(plan.variants));
       try {
         await doc.save();
       } catch (err) {
+        await this.skus.release(id, claimed);
         if (isDuplicateKeyError(err)) throw new BadRequestException(SKU_EXISTS);
         throw err;
       }
+      const kept = new Set(plan.variants.map((v) => skuKey(v.sku)));
+      await this.skus.release(
+        id,
+        before.map((v) => v.sku).filter((sku) => !kept.has(skuKey(sku))),
+      );
     });
     await this.changed(id);
     return this.findAny(id);
@@ -178,9 +263,62 @@ export class ProductsService {
     await this.locks.withProduct(id, async () => {
       const result = await this.products.deleteOne({ _id: id }).exec();
       if (result.deletedCount === 0) throw new NotFoundException(PRODUCT_NOT_FOUND);
+      await this.skus.releaseAll(id);
     });
     await this.cache.productsEdited([id]);
     this.events.notify<ProductDeletedEvent>(EVENTS.catalog.productDeleted, { productId: id });
+  }
+
+  /** Every variant, published or not, with stock at or below the threshold: lowest first (the admin dashboard). */
+  async lowStock(threshold: number): Promise<LowStockJson> {
+    const low: Array<LowStockVariantJson & { order: number }> = [];
+    const cursor = this.products
+      .find({}, { name: 1, sku: 1, sizes: 1, colors: 1, countInStock: 1, soldCount: 1, variants: 1 })
+      .sort({ name: 1, _id: 1 })
+      .lean<LeanProduct>()
+      .cursor({ batchSize: 1000 });
+    for await (const doc of cursor) {
+      const p = doc as LeanProduct;
+      for (const v of variantsOf(p)) {
+        if (v.countInStock > threshold) continue;
+        low.push({
+          productId: String(p._id),
+          name: p.name,
+          sku: v.sku,
+          size: v.size,
+          color: v.color,
+          countInStock: v.countInStock,
+          order: low.length,
+        });
+      }
+    }
+    low.sort((a, b) => a.countInStock - b.countInStock || a.order - b.order);
+    return { threshold, variants: low.map(({ order: _order, ...v }) => v) };
+  }
+
+  /** Under the product's lock: 409 when a checkout holds units of a variant the write would remove. */
+  private async refuseRemovingHeld(
+    product: LeanProduct,
+    before: StoredVariant[],
+    removed: StoredVariant[],
+  ): Promise<void> {
+    const holds = await this.reservations
+      .find({ productId: String(product._id), status: { $in: ['held', 'pending'] } })
+      .lean<LeanReservation[]>()
+      .exec();
+    const held = new Map<string, number>();
+    for (const res of holds) {
+      for (const line of linesOf(res, before)) {
+        held.set(keyString(line), (held.get(keyString(line)) ?? 0) + line.quantity);
+      }
+    }
+    for (const variant of removed) {
+      const units = held.get(keyString(variant)) ?? 0;
+      if (units > 0)
+        throw new ConflictException(
+          `${variantLabel(product.name, variant)} cannot be removed: ${units} ${units === 1 ? 'unit is' : 'units are'} held by a checkout in progress. Try again once it is paid or has expired`,
+        );
+    }
   }
 
   /** After an admin write: every replica's read model reloads the product, and other services hear of it. */

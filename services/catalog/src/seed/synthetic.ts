@@ -1,7 +1,8 @@
 import { COLORS, SIZES } from '@shop/contracts';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import type { Product } from '../products/product.schema';
-import { seedDocuments } from './catalogue';
+import { stockOf } from '../variants/variants';
+import { registerVariantSkus, seedDocuments, seedVariants } from './catalogue';
 
 /**
  * A large synthetic catalogue, for benchmarks only (`seed.main --synthetic=<count>`; `npm start` never makes one):
@@ -32,24 +33,32 @@ function someOf<T>(values: readonly T[], next: () => number): T[] {
 
 type SeedDocument = ReturnType<typeof seedDocuments>[number];
 
-/** Product number `n` of the synthetic catalogue, varied from a seed document (its _id is left to the driver). */
+/** Product number `n` of the synthetic catalogue, varied from a seed document (its _id is given when inserted). */
 export function syntheticDocument(from: SeedDocument, n: number, now: number) {
   const next = random(n + 1);
   const edition = EDITIONS[Math.floor(next() * EDITIONS.length)];
   const finish = FINISHES[Math.floor(next() * FINISHES.length)];
   const pricePence = 500 + Math.floor(next() * 19_500);
   const at = new Date(now - Math.floor(next() * 730 * 86_400_000));
+  // Drawn in the order the catalogue has always been drawn in, so a number gives the product it always gave.
+  const originalPricePence = next() < 0.15 ? pricePence + 500 + Math.floor(next() * 3000) : undefined;
+  const countInStock = Math.floor(next() * 200);
+  const sku = `SYN-${String(n).padStart(7, '0')}`;
+  const sizes = from.sizes.length ? someOf(SIZES, next) : [];
+  const colors = someOf(COLORS, next);
+  const variants = seedVariants({ sku, sizes, colors, countInStock });
   return {
     name: `${from.name} ${edition} #${n}`,
     description: `${from.description} ${edition} edition in ${finish} fabric.`,
     pricePence,
-    ...(next() < 0.15 ? { originalPricePence: pricePence + 500 + Math.floor(next() * 3000) } : {}),
-    countInStock: Math.floor(next() * 200),
-    sku: `SYN-${String(n).padStart(7, '0')}`,
+    ...(originalPricePence !== undefined ? { originalPricePence } : {}),
+    countInStock: stockOf(variants),
+    variants,
+    sku,
     category: from.category,
     brand: from.brand,
-    sizes: from.sizes.length ? someOf(SIZES, next) : [],
-    colors: someOf(COLORS, next),
+    sizes,
+    colors,
     collections: from.collections,
     material: from.material,
     gender: from.gender,
@@ -78,7 +87,9 @@ export async function seedSynthetic(products: Model<Product>, count: number): Pr
       docs.push(syntheticDocument(seeds[n % seeds.length], n, now));
     }
     await products.validate(docs[0]); // one per batch: the rest are made the same way
-    await products.collection.insertMany(docs);
+    const withIds = docs.map((doc) => ({ _id: new Types.ObjectId(), ...doc }));
+    await registerVariantSkus(products, withIds);
+    await products.collection.insertMany(withIds);
   }
   return { inserted: count };
 }

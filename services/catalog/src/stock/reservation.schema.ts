@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument, Types } from 'mongoose';
+import { splitEvenly } from '../variants/variants';
 
 /**
  * Where a checkout's units of one product are:
@@ -12,6 +13,28 @@ import type { HydratedDocument, Types } from 'mongoose';
 export const RESERVATION_STATUSES = ['pending', 'held', 'released', 'committed', 'returned'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
+/** The units of one variant (size × colour) a reservation is about. */
+@Schema({ _id: false, versionKey: false })
+export class ReservationLine {
+  @Prop({ type: String, default: null })
+  size!: string | null;
+
+  @Prop({ type: String, default: null })
+  color!: string | null;
+
+  /** The variant's SKU when the units were held (informative: the variant is its size and colour). */
+  @Prop({ default: '' })
+  sku!: string;
+
+  @Prop({ required: true, min: 0 })
+  quantity!: number;
+}
+const ReservationLineSchema = SchemaFactory.createForClass(ReservationLine);
+
+/**
+ * A checkout's units of one product, per variant (`lines`), and their state. Every transition changes the
+ * variants' levels and the product's sums in one product write (see StockService).
+ */
 @Schema({ collection: 'reservations', timestamps: true, versionKey: false })
 export class Reservation {
   @Prop({ required: true })
@@ -20,8 +43,16 @@ export class Reservation {
   @Prop({ required: true })
   productId!: string;
 
+  /** The sum of the lines' quantities. */
   @Prop({ required: true, min: 0 })
   quantity!: number;
+
+  /**
+   * Per variant: what is held (pending, held), was sold (committed), or was last held or sold (released,
+   * returned). Reservations made before variants have none: see linesOf.
+   */
+  @Prop({ type: [ReservationLineSchema], default: undefined })
+  lines?: ReservationLine[];
 
   @Prop({ type: String, required: true, enum: RESERVATION_STATUSES })
   status!: ReservationStatus;
@@ -50,3 +81,20 @@ export const ReservationSchema = SchemaFactory.createForClass(Reservation);
 // Exactly one record per checkout and product, whatever races: the unique index is atomic on FerretDB.
 ReservationSchema.index({ checkoutId: 1, productId: 1 }, { unique: true });
 ReservationSchema.index({ status: 1, expiresAt: 1 });
+
+/**
+ * A reservation's lines. One made before variants existed has none: its units are read as the migration split the
+ * product's stock — all on the one variant, or spread evenly over the variants in order — which is where giving
+ * them back puts them.
+ */
+export function linesOf(
+  res: Pick<Reservation, 'lines' | 'quantity'>,
+  variants: ReadonlyArray<{ size: string | null; color: string | null; sku: string }>,
+): ReservationLine[] {
+  if (Array.isArray(res.lines)) return res.lines.filter((l) => l.quantity > 0);
+  if (!variants.length || res.quantity <= 0) return [];
+  const parts = splitEvenly(res.quantity, variants.length);
+  return variants
+    .map((v, i) => ({ size: v.size, color: v.color, sku: v.sku, quantity: parts[i] }))
+    .filter((l) => l.quantity > 0);
+}

@@ -11,13 +11,15 @@ import { InjectModel } from '@nestjs/mongoose';
 import {
   EVENTS,
   toPounds,
-  type ProductChangedEvent,
+  type LineProblem,
   type LineRequest,
   type OrderCancelledEvent,
   type OrderPlacedEvent,
   type PricedLine,
   type PriceLinesResponse,
+  type ProductChangedEvent,
   type ReleaseStockResponse,
+  type ReservedLine,
   type ReserveStockResponse,
 } from '@shop/contracts';
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
@@ -28,7 +30,18 @@ import { CatalogConfig } from '../config/catalog.config';
 import { ProductLocks } from '../products/product-locks';
 import { Product, STOCK_JOURNAL_LENGTH, type LeanProduct } from '../products/product.schema';
 import { PRODUCT_NOT_FOUND } from '../products/products.service';
-import { Reservation, type LeanReservation } from './reservation.schema';
+import {
+  keyString,
+  optionOf,
+  sameKey,
+  stockOf,
+  toVariantJson,
+  variantLabel,
+  variantsOf,
+  type StoredVariant,
+  type VariantKey,
+} from '../variants/variants';
+import { linesOf, Reservation, type LeanReservation, type ReservationLine } from './reservation.schema';
 
 export const MAX_LINE_QUANTITY = 99;
 const MAX_LINES = 100;
@@ -36,9 +49,18 @@ const MAX_LINES = 100;
 const PENDING_GRACE_MS = 30_000;
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
-type StockLevels = { countInStock: number; soldCount: number };
-type StockChange = (current: StockLevels) => StockLevels;
+/** What a transition does to one variant: units back on (+) or off (−) the shelf, units sold (+) or returned (−). */
+interface VariantDelta extends VariantKey {
+  stock: number;
+  sold: number;
+}
+/**
+ * A transition's change, from the product's variants as they are. A delta naming no variant (one removed since,
+ * or an order line no variant matches) moves only the product's soldCount.
+ */
+type StockChange = (variants: StoredVariant[]) => VariantDelta[];
 
+/** `<name> is out of stock` / `Only N left in stock for <name>`: the name of a variant, e.g. "Jersey (M, Red)". */
 export function outOfStockMessage(name: string, available: number): string {
   return available <= 0 ? `${name} is out of stock` : `Only ${available} left in stock for ${name}`;
 }
@@ -53,7 +75,7 @@ function checkoutIdOf(raw: unknown): string {
   return raw.trim();
 }
 
-/** Validates request lines and adds up quantities per product (stock is counted per product, not per size). */
+/** Validates request lines and groups them per product (their variants are told apart under the product's lock). */
 export function parseLines(raw: unknown): Map<string, { quantity: number; lines: LineRequest[] }> {
   if (!Array.isArray(raw) || raw.length === 0) throw new BadRequestException('No items to reserve');
   if (raw.length > MAX_LINES) throw new BadRequestException(`At most ${MAX_LINES} lines at once`);
@@ -72,30 +94,90 @@ export function parseLines(raw: unknown): Map<string, { quantity: number; lines:
   return byProduct;
 }
 
-/** Why a product cannot take this size or colour, if it cannot. */
-function optionProblem(
-  product: LeanProduct,
+type Resolved = { variant: StoredVariant } | { problem: LineProblem; message: string };
+
+/**
+ * The variant a line names, or why it names none: a size or colour the product does not offer, or none where it
+ * offers some (a line for a jersey must say which one).
+ */
+export function resolveLine(
+  product: Pick<LeanProduct, 'name' | 'sizes' | 'colors'>,
+  variants: StoredVariant[],
   line: Partial<LineRequest>,
-): Pick<PricedLine, 'problem' | 'message'> | undefined {
-  if (line.size !== undefined && line.size !== null && !product.sizes.includes(String(line.size))) {
-    return { problem: 'size_not_offered', message: `Size ${String(line.size)} is not offered for ${product.name}` };
-  }
-  if (line.color !== undefined && line.color !== null && !product.colors.includes(String(line.color))) {
-    return { problem: 'color_not_offered', message: `Color ${String(line.color)} is not offered for ${product.name}` };
-  }
-  return undefined;
+): Resolved {
+  const size = optionOf(line.size);
+  const color = optionOf(line.color);
+  const sizes = product.sizes ?? [];
+  const colors = product.colors ?? [];
+  if (size !== null && !sizes.includes(size))
+    return { problem: 'size_not_offered', message: `Size ${size} is not offered for ${product.name}` };
+  if (color !== null && !colors.includes(color))
+    return { problem: 'color_not_offered', message: `Color ${color} is not offered for ${product.name}` };
+  if (size === null && sizes.length)
+    return { problem: 'size_required', message: `Please choose a size of ${product.name}` };
+  if (color === null && colors.length)
+    return { problem: 'color_required', message: `Please choose a color of ${product.name}` };
+  const variant = variants.find((v) => sameKey(v, { size, color }));
+  if (!variant)
+    return { problem: 'out_of_stock', message: outOfStockMessage(variantLabel(product.name, { size, color }), 0) };
+  return { variant };
 }
 
 /**
- * Stock that never oversells, on a database whose update operators are not atomic (PITFALLS §3.4).
+ * The variant an order line was for. Lines of orders are checked at checkout, so this is exact; a line naming less
+ * (an order from before variants) takes the one variant that fits, if only one does.
+ */
+function orderedVariant(variants: StoredVariant[], line: VariantKey): StoredVariant | undefined {
+  const exact = variants.find((v) => sameKey(v, line));
+  if (exact) return exact;
+  const fits = variants.filter(
+    (v) => (line.size === null || v.size === line.size) && (line.color === null || v.color === line.color),
+  );
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** Adds up deltas per variant. */
+class Deltas {
+  private readonly byKey = new Map<string, VariantDelta>();
+
+  add(key: VariantKey, stock: number, sold: number): void {
+    const k = keyString(key);
+    const d = this.byKey.get(k) ?? { size: key.size, color: key.color, stock: 0, sold: 0 };
+    d.stock += stock;
+    d.sold += sold;
+    this.byKey.set(k, d);
+  }
+
+  stockOf(key: VariantKey): number {
+    return this.byKey.get(keyString(key))?.stock ?? 0;
+  }
+
+  list(): VariantDelta[] {
+    return [...this.byKey.values()];
+  }
+}
+
+function total(lines: ReadonlyArray<{ quantity: number }>): number {
+  return lines.reduce((sum, l) => sum + l.quantity, 0);
+}
+
+function sameLines(a: ReservationLine[], b: ReservationLine[]): boolean {
+  const quantities = (lines: ReservationLine[]) =>
+    JSON.stringify(lines.map((l) => [keyString(l), l.quantity] as const).sort(([x], [y]) => x.localeCompare(y)));
+  return quantities(a) === quantities(b);
+}
+
+/**
+ * Stock that never oversells, on a database whose update operators are not atomic (PITFALLS §3.4), kept per
+ * variant (a product's size × colour).
  *
  * - Every change to a product's stock happens inside that product's Redis lock, as a plain
- *   read-compute-write of absolute values.
- * - Each checkout holds at most one reservation record per product: a unique index on
- *   {checkoutId, productId} decides, whatever races.
- * - Every transition of a reservation (hold, release, commit, return) carries a key that lands in the
- *   product's stock journal in the same single-document write as the stock change, so retrying a
- *   transition (a redelivered event, a second release, a crash half-way) never applies it twice.
+ *   read-compute-write of absolute values: the variants' levels and the product's sums in one document write.
+ * - Each checkout holds at most one reservation record per product (its `lines` say how many units of each
+ *   variant): a unique index on {checkoutId, productId} decides, whatever races.
+ * - Every transition of a reservation (hold, resize, release, commit, return) carries a key that lands in the
+ *   product's stock journal in the same single-document write as the stock change, so retrying a transition (a
+ *   redelivered event, a second release, a crash half-way) never applies it twice.
  */
 @Injectable()
 export class StockService implements OnModuleInit {
@@ -117,6 +199,10 @@ export class StockService implements OnModuleInit {
 
   // ------------------------------------------------------------------ pricing (cart and checkout)
 
+  /**
+   * Each line priced, with the stock of its variant (or of the product, for a line naming no variant: what the
+   * cart asks to learn a product), the product's variants, and whether it can be sold as asked.
+   */
   async priceLines(raw: unknown): Promise<PriceLinesResponse> {
     const lines = (raw as { lines?: unknown })?.lines;
     if (!Array.isArray(lines)) throw new BadRequestException('lines must be a list');
@@ -132,7 +218,7 @@ export class StockService implements OnModuleInit {
       .find({ _id: { $in: ids }, isPublished: true }, { stockJournal: 0 })
       .lean<LeanProduct[]>()
       .exec();
-    const byId = new Map(found.map((p) => [String(p._id), p]));
+    const byId = new Map(found.map((p) => [String(p._id), { product: p, variants: variantsOf(p) }]));
 
     const priced = (lines as Array<Partial<LineRequest>>).map((line): PricedLine => {
       const base: PricedLine = {
@@ -145,8 +231,11 @@ export class StockService implements OnModuleInit {
       if (typeof line?.productId !== 'string' || !OBJECT_ID.test(line.productId)) {
         return { ...base, problem: 'invalid_product_id', message: 'Invalid product id' };
       }
-      const product = byId.get(line.productId.toLowerCase());
-      if (!product) return { ...base, problem: 'not_found', message: PRODUCT_NOT_FOUND };
+      const known = byId.get(line.productId.toLowerCase());
+      if (!known) return { ...base, problem: 'not_found', message: PRODUCT_NOT_FOUND };
+      const { product, variants } = known;
+      const resolved = resolveLine(product, variants, line);
+      const variant = 'variant' in resolved ? resolved.variant : undefined;
       const described: PricedLine = {
         ...base,
         name: product.name,
@@ -155,7 +244,9 @@ export class StockService implements OnModuleInit {
         price: toPounds(product.pricePence),
         sizes: product.sizes,
         colors: product.colors,
-        countInStock: product.countInStock,
+        countInStock: variant ? variant.countInStock : stockOf(variants),
+        ...(variant ? { sku: variant.sku } : {}),
+        variants: toVariantJson(variants),
       };
       if (!isQuantity(line.quantity)) {
         return {
@@ -164,12 +255,13 @@ export class StockService implements OnModuleInit {
           message: `Quantity must be a whole number from 1 to ${MAX_LINE_QUANTITY}`,
         };
       }
-      const option = optionProblem(product, line);
-      if (option) return { ...described, ...option };
-      if (product.countInStock <= 0)
-        return { ...described, problem: 'out_of_stock', message: outOfStockMessage(product.name, 0) };
-      if (line.quantity > product.countInStock) {
-        return { ...described, problem: 'insufficient_stock', message: `Only ${product.countInStock} left in stock` };
+      if (!variant) return { ...described, ...(resolved as { problem: LineProblem; message: string }) };
+      if (variant.countInStock <= 0) {
+        const message = outOfStockMessage(variantLabel(product.name, variant), 0);
+        return { ...described, problem: 'out_of_stock', message };
+      }
+      if (line.quantity > variant.countInStock) {
+        return { ...described, problem: 'insufficient_stock', message: `Only ${variant.countInStock} left in stock` };
       }
       return { ...described, ok: true };
     });
@@ -179,7 +271,10 @@ export class StockService implements OnModuleInit {
 
   // ------------------------------------------------------------------ reservations
 
-  /** Holds every line for the checkout, or none. Reserving again for the same checkout is idempotent. */
+  /**
+   * Holds every line for the checkout, per variant, or none. Reserving again for the same checkout is idempotent
+   * (a different quantity of a variant resizes the hold).
+   */
   async reserve(raw: unknown): Promise<ReserveStockResponse> {
     const req = (raw ?? {}) as { checkoutId?: unknown; lines?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
     const checkoutId = checkoutIdOf(req.checkoutId);
@@ -224,36 +319,68 @@ export class StockService implements OnModuleInit {
       for (const r of existing) resById.set(r.productId, r.status === 'pending' ? await this.resolvePending(r) : r);
 
       // Check everything first: nothing is held unless everything can be.
-      for (const [id, { quantity, lines }] of wanted) {
+      const plans = new Map<string, { product: LeanProduct; lines: ReservationLine[] }>();
+      for (const [id, { lines }] of wanted) {
         const product = byId.get(id);
         if (!product || !product.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
+        const variants = variantsOf(product);
+        const perVariant = new Map<string, { variant: StoredVariant; quantity: number }>();
         for (const line of lines) {
-          const option = optionProblem(product, line);
-          if (option) throw new BadRequestException(option.message);
+          const resolved = resolveLine(product, variants, line);
+          if (!('variant' in resolved)) {
+            if (resolved.problem === 'out_of_stock') throw new ConflictException(resolved.message);
+            throw new BadRequestException(resolved.message);
+          }
+          const k = keyString(resolved.variant);
+          const entry = perVariant.get(k) ?? { variant: resolved.variant, quantity: 0 };
+          entry.quantity += line.quantity;
+          perVariant.set(k, entry);
         }
         const res = resById.get(id);
-        const alreadyHeld = res?.status === 'held' ? res.quantity : 0;
-        if (res?.status !== 'committed' && quantity - alreadyHeld > product.countInStock) {
-          throw new ConflictException(outOfStockMessage(product.name, product.countInStock + alreadyHeld));
+        if (res?.status !== 'committed') {
+          const held = res?.status === 'held' ? linesOf(res, variants) : [];
+          for (const { variant, quantity } of perVariant.values()) {
+            const alreadyHeld = total(held.filter((l) => sameKey(l, variant)));
+            if (quantity - alreadyHeld > variant.countInStock) {
+              throw new ConflictException(
+                outOfStockMessage(variantLabel(product.name, variant), variant.countInStock + alreadyHeld),
+              );
+            }
+          }
         }
+        const planned = [...perVariant.values()].map(({ variant, quantity }) => ({
+          size: variant.size,
+          color: variant.color,
+          sku: variant.sku,
+          quantity,
+        }));
+        plans.set(id, { product, lines: planned });
       }
 
       // The reads above may have waited out a database outage: nothing is written for a caller who left meanwhile.
       refuseIfGivenUp('was read after');
-      for (const [id, { quantity }] of wanted) {
+      for (const [id, { lines }] of plans) {
         let res = resById.get(id);
+        const quantity = total(lines);
         if (res?.status === 'committed') continue; // this checkout's order already took these units
         if (res?.status === 'held') {
-          if (res.quantity === quantity) {
-            await this.reservations.updateOne({ _id: res._id }, { $set: { expiresAt } }).exec();
+          const heldRes = res;
+          const held = (variants: StoredVariant[]) => linesOf(heldRes, variants);
+          if (sameLines(held(variantsOf(plans.get(id)!.product)), lines)) {
+            await this.reservations.updateOne({ _id: res._id }, { $set: { expiresAt, lines } }).exec();
             continue;
           }
-          const delta = quantity - res.quantity;
-          await this.transition(res, `resize-${quantity}`, (s) => ({ ...s, countInStock: s.countInStock - delta }), {
-            status: 'held',
-            quantity,
-            expiresAt,
-          });
+          await this.transition(
+            res,
+            'resize',
+            (variants) => {
+              const deltas = new Deltas();
+              for (const l of held(variants)) deltas.add(l, l.quantity, 0);
+              for (const l of lines) deltas.add(l, -l.quantity, 0);
+              return deltas.list();
+            },
+            () => ({ status: 'held', quantity, lines, expiresAt }),
+          );
           changed.push(id);
           continue;
         }
@@ -263,31 +390,36 @@ export class StockService implements OnModuleInit {
             checkoutId,
             productId: id,
             quantity,
+            lines,
             status: 'pending',
             generation: 0,
             expiresAt,
           });
         else {
           await this.reservations
-            .updateOne({ _id: res._id }, { $set: { status: 'pending', quantity, expiresAt } })
+            .updateOne({ _id: res._id }, { $set: { status: 'pending', quantity, lines, expiresAt } })
             .exec();
-          res = { ...res, status: 'pending', quantity, expiresAt };
+          res = { ...res, status: 'pending', quantity, lines, expiresAt };
         }
-        await this.transition(res, 'hold', (s) => ({ ...s, countInStock: s.countInStock - quantity }), {
-          status: 'held',
-          expiresAt,
-        });
+        await this.transition(
+          res,
+          'hold',
+          () => lines.map((l) => ({ size: l.size, color: l.color, stock: -l.quantity, sold: 0 })),
+          () => ({ status: 'held', expiresAt }),
+        );
         changed.push(id);
       }
-      return ids.map((id) => {
-        const product = byId.get(id)!;
-        return {
+      return [...plans].flatMap(([id, { product, lines }]): ReservedLine[] =>
+        lines.map((l) => ({
           productId: id,
-          quantity: wanted.get(id)!.quantity,
+          quantity: l.quantity,
           name: product.name,
           unitPricePence: product.pricePence,
-        };
-      });
+          size: l.size,
+          color: l.color,
+          sku: l.sku,
+        })),
+      );
     });
 
     this.changed(changed);
@@ -316,44 +448,91 @@ export class StockService implements OnModuleInit {
     if (res?.status === 'pending') res = await this.resolvePending(res);
     if (!res || res.status !== 'held') return 0;
     if (onlyIfExpiredAt && res.expiresAt > onlyIfExpiredAt) return 0; // extended meanwhile
-    const quantity = res.quantity;
-    await this.transition(res, 'release', (s) => ({ ...s, countInStock: s.countInStock + quantity }), {
-      status: 'released',
-    });
-    return quantity;
+    const held = res;
+    await this.transition(
+      res,
+      'release',
+      (variants) => linesOf(held, variants).map((l) => ({ size: l.size, color: l.color, stock: l.quantity, sold: 0 })),
+      () => ({ status: 'released' }),
+    );
+    return res.quantity;
   }
 
   // ------------------------------------------------------------------ orders (events)
 
-  /** orders.order.placed: the checkout's held units become sold; units never held are taken now (never below 0). */
+  /**
+   * orders.order.placed: the checkout's held units become sold, per variant; units never held are taken now (never
+   * below 0) — from what the checkout held of the product first when a line names no variant.
+   */
   async commitOrder(event: OrderPlacedEvent): Promise<void> {
     const { checkoutId, items } = this.orderRefs(event);
     const changed: string[] = [];
-    for (const [productId, quantity] of items) {
+    for (const [productId, ordered] of items) {
       const did = await this.locks.withProduct(productId, async () => {
         let res = await this.findOrCreate(checkoutId, productId);
         if (res.status === 'pending') res = await this.resolvePending(res);
         if (res.status === 'committed' || res.status === 'returned') return false; // done before, or already cancelled
-        const held = res.status === 'held' ? res.quantity : 0;
+        const current = res;
+        let sold: ReservationLine[] = [];
         await this.transition(
           res,
           'commit',
-          (s) => {
-            const needed = quantity - held;
-            if (needed > s.countInStock) {
-              this.logger.error(
-                `order placed for more units than are left: product ${productId}, checkout ${checkoutId}, needed ${needed}, available ${s.countInStock}; stock clamped at 0`,
-              );
-            }
-            return { countInStock: s.countInStock - needed, soldCount: s.soldCount + quantity };
+          (variants) => {
+            const held = current.status === 'held' ? linesOf(current, variants) : [];
+            const plan = this.commitPlan(variants, held, ordered);
+            sold = plan.sold;
+            return plan.deltas;
           },
-          { status: 'committed', quantity, orderId: event.orderId },
+          () => ({ status: 'committed', quantity: total(ordered), lines: sold, orderId: event.orderId }),
         );
         return true;
       });
       if (did) changed.push(productId);
     }
     this.changed(changed);
+  }
+
+  /** What committing an order does to the variants: the held units given back, the ordered ones taken and sold. */
+  private commitPlan(
+    variants: StoredVariant[],
+    held: ReservationLine[],
+    ordered: Array<VariantKey & { quantity: number }>,
+  ): { deltas: VariantDelta[]; sold: ReservationLine[] } {
+    const deltas = new Deltas();
+    for (const l of held) deltas.add(l, l.quantity, 0);
+    const sold: ReservationLine[] = [];
+    const take = (v: VariantKey & { sku: string }, quantity: number) => {
+      deltas.add(v, -quantity, quantity);
+      sold.push({ size: v.size, color: v.color, sku: v.sku, quantity });
+    };
+    for (const line of ordered) {
+      const variant = orderedVariant(variants, line);
+      if (variant) {
+        take(variant, line.quantity);
+        continue;
+      }
+      // No variant fits the line: take what the checkout held, then whatever is on the shelf, in the variants' order.
+      let left = line.quantity;
+      const sources = [
+        ...held.map((h) => variants.find((v) => sameKey(v, h))).filter((v): v is StoredVariant => !!v),
+        ...variants,
+      ];
+      for (const v of sources) {
+        const available = v.countInStock + deltas.stockOf(v);
+        const n = Math.min(left, Math.max(0, available));
+        if (n > 0) take(v, n);
+        left -= n;
+      }
+      if (left > 0) {
+        // Sold all the same (the order is paid): counted on the product, from no variant's shelf.
+        deltas.add(line, 0, left);
+        sold.push({ size: line.size, color: line.color, sku: '', quantity: left });
+      }
+      this.logger.warn(
+        `order line matched no variant (size ${line.size}, color ${line.color}): its ${line.quantity} unit(s) taken where there were some`,
+      );
+    }
+    return { deltas: deltas.list(), sold };
   }
 
   /** orders.order.cancelled: sold units go back on the shelf, once. A later "placed" for the checkout changes nothing. */
@@ -367,14 +546,14 @@ export class StockService implements OnModuleInit {
         let res = await this.findOrCreate(checkoutId, productId);
         if (res.status === 'pending') res = await this.resolvePending(res);
         if (res.status === 'returned') return false;
-        const { status, quantity } = res;
+        const current = res;
         const change: StockChange | null =
-          status === 'committed'
-            ? (s) => ({ countInStock: s.countInStock + quantity, soldCount: s.soldCount - quantity })
-            : status === 'held'
-              ? (s) => ({ ...s, countInStock: s.countInStock + quantity })
+          current.status === 'committed'
+            ? (variants) => linesOf(current, variants).map((l) => ({ ...key(l), stock: l.quantity, sold: -l.quantity }))
+            : current.status === 'held'
+              ? (variants) => linesOf(current, variants).map((l) => ({ ...key(l), stock: l.quantity, sold: 0 }))
               : null;
-        await this.transition(res, 'return', change, { status: 'returned', orderId: event.orderId });
+        await this.transition(res, 'return', change, () => ({ status: 'returned', orderId: event.orderId }));
         return change !== null;
       });
       if (did) changed.push(productId);
@@ -382,7 +561,10 @@ export class StockService implements OnModuleInit {
     this.changed(changed);
   }
 
-  private orderRefs(event: OrderPlacedEvent | OrderCancelledEvent): { checkoutId: string; items: Map<string, number> } {
+  private orderRefs(event: OrderPlacedEvent | OrderCancelledEvent): {
+    checkoutId: string;
+    items: Map<string, Array<VariantKey & { quantity: number }>>;
+  } {
     const checkoutId =
       typeof event?.checkoutId === 'string' && event.checkoutId
         ? event.checkoutId
@@ -390,7 +572,7 @@ export class StockService implements OnModuleInit {
           ? `order:${event.orderId}`
           : '';
     if (!checkoutId) throw new Error('order event without checkoutId or orderId');
-    const items = new Map<string, number>();
+    const items = new Map<string, Array<VariantKey & { quantity: number }>>();
     for (const item of Array.isArray(event.items) ? event.items : []) {
       if (typeof item?.productId !== 'string' || !OBJECT_ID.test(item.productId) || !isQuantity(item.quantity)) {
         this.logger.warn(
@@ -399,7 +581,12 @@ export class StockService implements OnModuleInit {
         continue;
       }
       const id = item.productId.toLowerCase();
-      items.set(id, (items.get(id) ?? 0) + item.quantity);
+      const lines = items.get(id) ?? [];
+      const line = { size: optionOf(item.size), color: optionOf(item.color), quantity: item.quantity };
+      const same = lines.find((l) => sameKey(l, line));
+      if (same) same.quantity += line.quantity;
+      else lines.push(line);
+      items.set(id, lines);
     }
     return { checkoutId, items };
   }
@@ -441,37 +628,74 @@ export class StockService implements OnModuleInit {
 
   /**
    * Moves a reservation from generation g to g + 1. The product's stock change and the key
-   * `<id>:<g>:<verb>` land in one document write; then the reservation is updated. Run under the
-   * product's lock. A retry of the same transition finds the key and skips the stock change.
+   * `<id>:<g>:<verb>` land in one document write; then the reservation is updated with `next()` (called after the
+   * change, which may tell it what it did). Run under the product's lock. A retry of the same transition finds the
+   * key and skips the stock change.
    */
   private async transition(
     res: LeanReservation,
     verb: string,
     change: StockChange | null,
-    next: Partial<Reservation>,
+    next: () => Partial<Reservation>,
   ): Promise<LeanReservation> {
     if (change) await this.applyToProduct(res.productId, `${String(res._id)}:${res.generation}:${verb}`, change);
-    const set = { ...next, generation: res.generation + 1 };
+    const set = { ...next(), generation: res.generation + 1 };
     await this.reservations.updateOne({ _id: res._id }, { $set: set }).exec();
     return { ...res, ...set } as LeanReservation;
   }
 
+  /**
+   * Applies a change to the product's variants and sums in one write with the operation's key. The change is
+   * computed even when the key shows it was applied before (a retry), so that its caller learns what it did.
+   */
   private async applyToProduct(
     productId: string,
     opKey: string,
     change: StockChange,
   ): Promise<'applied' | 'already' | 'missing'> {
     const p = await this.products
-      .findById(productId, { countInStock: 1, soldCount: 1, stockJournal: 1 })
+      .findById(productId, {
+        name: 1,
+        sku: 1,
+        sizes: 1,
+        colors: 1,
+        countInStock: 1,
+        soldCount: 1,
+        variants: 1,
+        stockJournal: 1,
+      })
       .lean<LeanProduct>()
       .exec();
     if (!p) return 'missing'; // deleted meanwhile: nothing to give back to
+    const variants = variantsOf(p);
+    const deltas = change(variants);
     const journal = p.stockJournal ?? [];
     if (journal.includes(opKey)) return 'already';
     const soldBefore = p.soldCount ?? 0;
-    const next = change({ countInStock: p.countInStock, soldCount: soldBefore });
-    const countInStock = Math.max(0, next.countInStock);
-    const soldCount = Math.max(0, next.soldCount);
+    let soldCount = soldBefore;
+    for (const d of deltas) {
+      soldCount += d.sold;
+      const variant = variants.find((v) => sameKey(v, d));
+      if (variant) {
+        variant.countInStock += d.stock;
+        variant.soldCount += d.sold;
+      } else if (d.stock !== 0) {
+        this.logger.warn(
+          `${opKey}: ${d.stock} unit(s) of ${variantLabel(p.name, d)} not put back: the product no longer has that variant`,
+        );
+      }
+    }
+    for (const v of variants) {
+      if (v.countInStock < 0) {
+        this.logger.error(
+          `${opKey}: more units of ${variantLabel(p.name, v)} (product ${productId}) sold than were left (${v.countInStock}): stock clamped at 0`,
+        );
+      }
+      v.countInStock = Math.max(0, v.countInStock);
+      v.soldCount = Math.max(0, v.soldCount);
+    }
+    const countInStock = stockOf(variants);
+    soldCount = Math.max(0, soldCount);
     // updatedAt set here rather than by mongoose, so that the change log can carry it to every read model.
     const updatedAt = new Date();
     await this.products
@@ -479,6 +703,7 @@ export class StockService implements OnModuleInit {
         { _id: p._id },
         {
           $set: {
+            variants,
             countInStock,
             soldCount,
             updatedAt,
@@ -489,7 +714,7 @@ export class StockService implements OnModuleInit {
       )
       .exec();
     // Still under the product's lock: writes reach the change log in the order they were made.
-    const write = { countInStock, soldCount, updatedAt: updatedAt.toISOString() };
+    const write = { countInStock, soldCount, updatedAt: updatedAt.toISOString(), variants: toVariantJson(variants) };
     await this.cache.stockChanged(productId, write, soldCount !== soldBefore);
     return 'applied';
   }
@@ -528,6 +753,7 @@ export class StockService implements OnModuleInit {
         checkoutId,
         productId,
         quantity: 0,
+        lines: [],
         status: 'released',
         generation: 0,
         expiresAt: new Date(),
@@ -541,4 +767,8 @@ export class StockService implements OnModuleInit {
       this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
     }
   }
+}
+
+function key(l: VariantKey): VariantKey {
+  return { size: l.size, color: l.color };
 }

@@ -12,6 +12,8 @@ export class CheckoutLine {
   @Prop({ required: true }) quantity!: number;
   @Prop({ default: '' }) size!: string;
   @Prop({ default: '' }) color!: string;
+  /** The variant's SKU (its size × colour) when the checkout was made; '' for checkouts made before variants. */
+  @Prop({ default: '' }) sku!: string;
 }
 
 /** The buyer as identity knew them at checkout: the order keeps this copy. */

@@ -90,10 +90,11 @@ export class CheckoutsService implements OnModuleInit {
 
   /** Prices every line from the catalog, holds the stock, stores the server's total. */
   async create(user: AuthUser, dto: CreateCheckoutDto): Promise<CheckoutJson> {
-    const lines = mergeLines(dto.checkoutItems);
+    const merged = mergeLines(dto.checkoutItems);
+    const lines = merged.map((m) => m.line);
     const priced = await this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, { lines });
-    const problem = priced.lines.find((l) => !l.ok);
-    if (problem) throw lineError(problem);
+    const problem = priced.lines.findIndex((l) => !l.ok);
+    if (problem >= 0) throw lineError(priced.lines[problem], merged[problem]?.number ?? problem + 1);
 
     const id = new Types.ObjectId();
     const [buyer, reserved] = await Promise.all([
@@ -104,8 +105,11 @@ export class CheckoutsService implements OnModuleInit {
         throw err;
       }),
     ]);
-    // Reserve read the prices under the products' locks: they are the ones charged.
+    // Reserve read the prices and SKUs under the products' locks: they are the ones charged and kept.
     const unitPrice = new Map(reserved.lines.map((l) => [l.productId, l.unitPricePence]));
+    const variantKey = (productId: string, size?: string | null, color?: string | null) =>
+      JSON.stringify([productId, size || null, color || null]);
+    const skuOf = new Map((reserved.lines ?? []).map((l) => [variantKey(l.productId, l.size, l.color), l.sku]));
     const items: CheckoutLine[] = priced.lines.map((l) => ({
       productId: l.productId,
       name: l.name ?? '',
@@ -114,6 +118,7 @@ export class CheckoutsService implements OnModuleInit {
       quantity: l.quantity,
       size: l.size ?? '',
       color: l.color ?? '',
+      sku: skuOf.get(variantKey(l.productId, l.size, l.color)) ?? l.sku ?? '',
     }));
     const totalPence = items.reduce((sum, l) => sum + l.pricePence * l.quantity, 0);
     const priceAdjusted = dto.totalPrice !== undefined && toPence(dto.totalPrice) !== totalPence;
@@ -399,33 +404,54 @@ function toLineRequest(l: Pick<CheckoutLine, 'productId' | 'quantity' | 'size' |
   };
 }
 
-/** The same product, size and colour twice is one line of the summed quantity. */
-export function mergeLines(items: CheckoutItemDto[]): LineRequest[] {
-  const byKey = new Map<string, LineRequest>();
-  for (const item of items) {
+/**
+ * The same product, size and colour twice is one line of the summed quantity. Each merged line keeps the number
+ * (from 1) of the first client line it came from, so that a refusal names the line the shopper sees.
+ */
+export function mergeLines(items: CheckoutItemDto[]): Array<{ line: LineRequest; number: number }> {
+  const byKey = new Map<string, { line: LineRequest; number: number }>();
+  items.forEach((item, i) => {
     const line = toLineRequest({ ...item, size: item.size ?? '', color: item.color ?? '' });
     const key = JSON.stringify([line.productId, line.size ?? '', line.color ?? '']);
     const existing = byKey.get(key);
-    if (existing) existing.quantity += line.quantity;
-    else byKey.set(key, line);
-  }
-  for (const line of byKey.values()) {
+    if (existing) existing.line.quantity += line.quantity;
+    else byKey.set(key, { line, number: i + 1 });
+  });
+  for (const { line } of byKey.values()) {
     if (line.quantity > MAX_CART_LINE_QUANTITY)
       throw new BadRequestException(`Quantity must be a whole number from 1 to ${MAX_CART_LINE_QUANTITY}`);
   }
   return [...byKey.values()];
 }
 
-/** Why a line cannot be bought, as the shopper should read it. */
-function lineError(line: PricedLine): HttpException {
+/** Why a line cannot be bought, as the shopper should read it; a line naming no variant of its product is named. */
+function lineError(line: PricedLine, number: number): HttpException {
+  const named = (problem: string) =>
+    new BadRequestException(CHECKOUT_MESSAGES.lineProblem(number, line.name ?? line.productId, problem));
   switch (line.problem) {
     case 'not_found':
       return new NotFoundException(line.message ?? 'Product not found');
     case 'out_of_stock':
       return new ConflictException(line.message);
     case 'insufficient_stock':
-      return new ConflictException(`Only ${line.countInStock ?? 0} left in stock for ${line.name}`);
+      return new ConflictException(
+        `Only ${line.countInStock ?? 0} left in stock for ${line.name}${variantOf(line.size, line.color)}`,
+      );
+    case 'size_required':
+      return named(CHECKOUT_MESSAGES.chooseSize);
+    case 'color_required':
+      return named(CHECKOUT_MESSAGES.chooseColor);
+    case 'size_not_offered':
+      return named(CHECKOUT_MESSAGES.sizeNotOffered(String(line.size)));
+    case 'color_not_offered':
+      return named(CHECKOUT_MESSAGES.colorNotOffered(String(line.color)));
     default:
       return new BadRequestException(line.message ?? 'Invalid checkout item');
   }
+}
+
+/** " (M, Red)": the variant after a product's name, or nothing for a product without sizes or colours. */
+function variantOf(size?: string | null, color?: string | null): string {
+  const parts = [size, color].filter((part): part is string => !!part);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }

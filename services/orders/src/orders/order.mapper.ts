@@ -17,6 +17,7 @@ export function toOrderJson(o: LeanOrder): OrderJson {
       quantity: l.quantity,
       size: l.size,
       color: l.color,
+      ...(l.sku ? { sku: l.sku } : {}),
     })),
     shippingAddress: Object.fromEntries(
       SHIPPING_ADDRESS_FIELDS.map((field) => [field, o.shippingAddress[field]]),

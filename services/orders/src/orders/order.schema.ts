@@ -21,6 +21,8 @@ export class OrderLine {
   @Prop({ required: true, min: 1 }) quantity!: number;
   @Prop({ default: '' }) size!: string;
   @Prop({ default: '' }) color!: string;
+  /** The variant's SKU (its size × colour) when it was bought; '' for orders placed before variants. */
+  @Prop({ default: '' }) sku!: string;
 }
 
 @Schema({ _id: false, versionKey: false })

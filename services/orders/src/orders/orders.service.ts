@@ -53,7 +53,13 @@ export const EVENTS_PENDING =
   "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
 
 function itemRefs(order: Pick<CreateOrderRequest, 'orderItems'>): OrderItemRef[] {
-  return order.orderItems.map(({ productId, quantity, size, color }) => ({ productId, quantity, size, color }));
+  return order.orderItems.map(({ productId, quantity, size, color, sku }) => ({
+    productId,
+    quantity,
+    size,
+    color,
+    ...(sku ? { sku } : {}),
+  }));
 }
 
 /** orders.order.cancelled, with an event id of its own per order: the stock goes back once. */

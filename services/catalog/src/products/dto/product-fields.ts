@@ -1,11 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CATEGORIES, COLORS, GENDERS, SIZES } from '@shop/contracts';
+import { CATEGORIES, COLORS, GENDERS, SIZES, type VariantInput } from '@shop/contracts';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsObject,
   IsDefined,
   IsIn,
   IsInt,
@@ -61,6 +62,71 @@ export class ProductImageDto {
 
 const list = (what: string, vocabulary: readonly string[]) => `${what} must be from: ${vocabulary.join(', ')}`;
 
+/** A variant's size or colour: a known word gets its canonical case; '' and null mean "none" (null). */
+function toOption(vocabulary: readonly string[]) {
+  return Transform(({ value }) => {
+    if (value === undefined || value === null) return value;
+    if (typeof value !== 'string') return value;
+    const v = value.trim();
+    if (v === '') return null;
+    return vocabulary.find((w) => w.toLowerCase() === v.toLowerCase()) ?? v;
+  });
+}
+
+const SKU_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;
+const SKU_CHARACTERS = 'SKU may hold only letters, digits, spaces, dots, dashes and underscores';
+
+/** Most variants a product can have: every size × every colour. */
+export const MAX_VARIANTS = SIZES.length * COLORS.length;
+
+/**
+ * One variant as an admin sets it: which one (size and colour; null or absent where the product offers none), its
+ * stock, and optionally its SKU (default `<product sku>-<size>-<color>`).
+ */
+export class VariantInputDto implements VariantInput {
+  // Rules run in the order listed (applyDecorators); the first that fails is the message.
+  @applyDecorators(
+    ApiPropertyOptional({ enum: SIZES, nullable: true, description: 'null when the product offers no sizes' }),
+    toOption(SIZES),
+    IsOptional(),
+    IsIn(SIZES, { message: list('Variant size', SIZES) }),
+  )
+  size?: string | null;
+
+  @applyDecorators(
+    ApiPropertyOptional({ enum: COLORS, nullable: true, description: 'null when the product offers no colours' }),
+    toOption(COLORS),
+    IsOptional(),
+    IsIn(COLORS, { message: list('Variant color', COLORS) }),
+  )
+  color?: string | null;
+
+  @applyDecorators(
+    ApiProperty({ type: 'integer', minimum: 0, maximum: 1_000_000 }),
+    toNumber,
+    IsDefined({ message: 'Every variant needs its countInStock' }),
+    IsInt({ message: 'Variant stock must be a whole number' }),
+    Min(0, { message: 'Variant stock cannot be negative' }),
+    Max(1_000_000, { message: 'Variant stock must be at most 1000000' }),
+  )
+  countInStock!: number;
+
+  @applyDecorators(
+    ApiPropertyOptional({
+      maxLength: 80,
+      pattern: SKU_PATTERN.source,
+      description: 'Unique across the catalogue; default `<product sku>-<size>-<color>`, upper-case',
+    }),
+    trim,
+    IsOptional(),
+    IsString({ message: 'Variant SKU must be text' }),
+    IsNotEmpty({ message: 'Variant SKU cannot be empty' }),
+    MaxLength(80, { message: 'Variant SKU must be at most 80 characters' }),
+    Matches(SKU_PATTERN, { message: `Variant ${SKU_CHARACTERS}` }),
+  )
+  sku?: string;
+}
+
 /** Field rules shared by create and update, with the sentences an admin reads. */
 export const Fields = {
   name: () =>
@@ -99,7 +165,14 @@ export const Fields = {
     ),
   countInStock: () =>
     applyDecorators(
-      ApiProperty({ type: 'integer', minimum: 0, maximum: 1_000_000 }),
+      ApiProperty({
+        type: 'integer',
+        minimum: 0,
+        maximum: 1_000_000,
+        description:
+          'Read-only sum of the variants. Accepted only for a product with one variant (no sizes or colours ' +
+          'beyond one of each); otherwise send `variants`. Ignored when `variants` is sent',
+      }),
       toNumber,
       IsInt({ message: 'Stock must be a whole number' }),
       Min(0, { message: 'Stock cannot be negative' }),
@@ -109,16 +182,14 @@ export const Fields = {
     applyDecorators(
       ApiProperty({
         maxLength: 64,
-        pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$',
+        pattern: SKU_PATTERN.source,
         description: 'Unique; generated when absent',
       }),
       trim,
       IsNotEmpty({ message: 'SKU cannot be empty' }),
       IsString({ message: 'SKU must be text' }),
       MaxLength(64, { message: 'SKU must be at most 64 characters' }),
-      Matches(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, {
-        message: 'SKU may hold only letters, digits, spaces, dots, dashes and underscores',
-      }),
+      Matches(SKU_PATTERN, { message: SKU_CHARACTERS }),
     ),
   category: () =>
     applyDecorators(
@@ -163,6 +234,27 @@ export const Fields = {
       ),
       IsArray({ message: 'Images must be a list' }),
       ArrayMaxSize(12, { message: 'A product can have at most 12 images' }),
+      ValidateNested({ each: true }),
+    ),
+  variants: () =>
+    applyDecorators(
+      ApiProperty({
+        type: [VariantInputDto],
+        maxItems: MAX_VARIANTS,
+        description:
+          'Stock (and optionally SKU) per size × colour. Cells left out keep their stock on update (0 on create); ' +
+          "a cell not among the product's sizes × colours is refused",
+      }),
+      Transform(({ value }) =>
+        Array.isArray(value)
+          ? value.map((v) =>
+              v && typeof v === 'object' && !Array.isArray(v) ? plainToInstance(VariantInputDto, v) : v,
+            )
+          : value,
+      ),
+      IsArray({ message: 'Variants must be a list' }),
+      ArrayMaxSize(MAX_VARIANTS, { message: `A product has at most ${MAX_VARIANTS} variants` }),
+      IsObject({ each: true, message: 'Each variant must be an object' }),
       ValidateNested({ each: true }),
     ),
   flag: (what: string) =>

@@ -2,14 +2,15 @@ import type { Category, Gender } from '@shop/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { Fields, ProductImageDto } from './product-fields';
+import { Fields, ProductImageDto, VariantInputDto } from './product-fields';
 
 /** Optional for validation and in the OpenAPI document alike. */
 const Optional = () => applyDecorators(IsOptional(), ApiPropertyOptional());
 
 /**
  * POST /api/admin/products. Required: name, description, category, price (> 0, two decimals).
- * A missing sku is generated. Fields a client may not set (rating, numReviews, _id) are dropped.
+ * A missing sku is generated. Fields a client may not set (rating, numReviews, _id) are dropped. Stock is set per
+ * variant (`variants`); a bare `countInStock` only for a product with one variant.
  */
 export class CreateProductDto {
   @Fields.name()
@@ -47,6 +48,10 @@ export class CreateProductDto {
   @Optional()
   @Fields.colors()
   colors?: string[];
+
+  @Optional()
+  @Fields.variants()
+  variants?: VariantInputDto[];
 
   @Optional()
   @Fields.text('Collection')

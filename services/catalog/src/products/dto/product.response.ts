@@ -1,16 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   CATEGORIES,
+  COLORS,
   GENDERS,
+  SIZES,
   type Category,
   type Gender,
+  type LowStockJson,
+  type LowStockVariantJson,
   type ProductJson,
   type UploadResponse,
+  type VariantJson,
 } from '@shop/contracts';
 
 export class ProductImageBody {
   @ApiProperty({ example: '/uploads/seed/chiefs-home-jersey.svg' }) url!: string;
   @ApiProperty() altText!: string;
+}
+
+/** One size × colour of a product, with its own SKU and stock. */
+export class VariantBody implements VariantJson {
+  @ApiProperty({ example: 'RAV-HOME-M-PURPLE', description: 'Unique across the catalogue' }) sku!: string;
+  @ApiProperty({ type: String, enum: SIZES, nullable: true, description: 'null: the product offers no sizes' })
+  size!: string | null;
+  @ApiProperty({ type: String, enum: COLORS, nullable: true, description: 'null: the product offers no colours' })
+  color!: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Units of this variant that can be bought now' })
+  countInStock!: number;
 }
 
 /** A product as every /api response shows it (API.md "Products"). */
@@ -21,12 +37,18 @@ export class ProductBody implements ProductJson {
   @ApiProperty({ description: 'GBP, at most two decimals', example: 89.99 }) price!: number;
   @ApiPropertyOptional({ description: 'Shown struck through when above price', example: 109.99 })
   originalPrice?: number;
-  @ApiProperty({ type: 'integer' }) countInStock!: number;
+  @ApiProperty({ type: 'integer', description: "The sum of the variants' stock (read-only)" }) countInStock!: number;
   @ApiProperty() sku!: string;
   @ApiProperty({ enum: CATEGORIES, enumName: 'Category' }) category!: Category;
   @ApiProperty() brand!: string;
   @ApiProperty({ type: [String] }) sizes!: string[];
   @ApiProperty({ type: [String] }) colors!: string[];
+  @ApiProperty({
+    type: [VariantBody],
+    description:
+      'One per size × colour offered, in the order of sizes, then colours (one when the product offers neither)',
+  })
+  variants!: VariantBody[];
   @ApiProperty() collections!: string;
   @ApiProperty() material!: string;
   @ApiProperty({ enum: GENDERS, enumName: 'Gender' }) gender!: Gender;
@@ -43,4 +65,19 @@ export class ProductBody implements ProductJson {
 export class UploadResultBody implements UploadResponse {
   @ApiProperty({ description: 'A URL the browser loads through the gateway', example: '/uploads/3f2a9c.webp' })
   imageUrl!: string;
+}
+
+export class LowStockVariantBody implements LowStockVariantJson {
+  @ApiProperty({ example: '665f1c2ab7e4a1c3d2e0f9a1' }) productId!: string;
+  @ApiProperty({ example: 'Ravens Home Game Jersey' }) name!: string;
+  @ApiProperty({ example: 'RAV-HOME-M-PURPLE' }) sku!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'M' }) size!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Purple' }) color!: string | null;
+  @ApiProperty({ type: 'integer', example: 2 }) countInStock!: number;
+}
+
+/** GET /api/admin/products/low-stock */
+export class LowStockBody implements LowStockJson {
+  @ApiProperty({ type: 'integer', example: 5 }) threshold!: number;
+  @ApiProperty({ type: [LowStockVariantBody], description: 'Lowest stock first' }) variants!: LowStockVariantBody[];
 }

@@ -91,6 +91,9 @@ class OrderLineDto {
 
   @OptionalText('Color', 50)
   color!: string;
+
+  @OptionalText('SKU', 100)
+  sku?: string;
 }
 
 class ShippingAddressDto implements ShippingAddress {
