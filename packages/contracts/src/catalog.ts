@@ -222,6 +222,33 @@ export interface PricedLine {
   variants?: VariantJson[];
 }
 
+/** A line's size or colour as a variant names it: absent, null and '' are "none" (null). */
+export function variantOption(value: unknown): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+/**
+ * Why a line's size and colour name no variant of the product, if they do not: an option it does not offer, or none
+ * where it offers some (a line for a jersey must say which one). The one rule of a line's options, for the catalog's
+ * pricing and holds and the cart's adds alike.
+ */
+export function lineOptionProblem(
+  product: { name: string; sizes: readonly string[]; colors: readonly string[] },
+  line: { size?: unknown; color?: unknown },
+): { problem: LineProblem; message: string } | undefined {
+  const size = variantOption(line.size);
+  const color = variantOption(line.color);
+  if (size !== null && !product.sizes.includes(size))
+    return { problem: 'size_not_offered', message: `Size ${size} is not offered for ${product.name}` };
+  if (color !== null && !product.colors.includes(color))
+    return { problem: 'color_not_offered', message: `Color ${color} is not offered for ${product.name}` };
+  if (size === null && product.sizes.length)
+    return { problem: 'size_required', message: `Please choose a size of ${product.name}` };
+  if (color === null && product.colors.length)
+    return { problem: 'color_required', message: `Please choose a color of ${product.name}` };
+  return undefined;
+}
+
 export interface PriceLinesResponse {
   lines: PricedLine[];
   /** Sum of unitPricePence × quantity over the ok lines. */

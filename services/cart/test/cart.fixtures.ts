@@ -1,7 +1,7 @@
 // Cart suites run the real cart and the real catalog in this process, in one RabbitMQ namespace, on the
 // test servers (MongoDB-wire, Redis, RabbitMQ): cart prices every line by asking catalog over RabbitMQ.
 import { getModelToken } from '@nestjs/mongoose';
-import { toPence } from '@shop/contracts';
+import { toPence, variantCells } from '@shop/contracts';
 import { request, startTestService, uniqueSuffix, type TestService } from '@shop/nest-common/testing';
 import { EventBus, namespacedExchange } from '@shop/nest-common';
 import type Redis from 'ioredis';
@@ -51,6 +51,7 @@ export async function startShop(cartEnv: Record<string, string> = {}): Promise<S
 export interface ProductSpec {
   name?: string;
   price?: number;
+  /** Units of every variant (size × colour); default 50. */
   countInStock?: number;
   sizes?: string[];
   colors?: string[];
@@ -64,17 +65,29 @@ export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<st
   const products = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
   const id = new Types.ObjectId();
   const name = spec.name ?? `Packers Jersey ${id.toHexString().slice(-5)}`;
+  const sizes = spec.sizes ?? ['S', 'M', 'L'];
+  const colors = spec.colors ?? ['Green', 'White'];
+  const sku = `SKU-${id.toHexString()}`;
+  // every variant (size × colour) with the same stock
+  const variants = variantCells(sizes, colors).map(({ size, color }) => ({
+    sku: [sku, size, color].filter(Boolean).join('-').toUpperCase(),
+    size,
+    color,
+    countInStock: spec.countInStock ?? 50,
+    soldCount: 0,
+  }));
   await products.collection.insertOne({
     _id: id,
     name,
     description: `${name}, official team merchandise.`,
     pricePence: toPence(spec.price ?? 25),
-    countInStock: spec.countInStock ?? 50,
-    sku: `SKU-${id.toHexString()}`,
+    countInStock: variants.reduce((sum, v) => sum + v.countInStock, 0),
+    sku,
     category: 'Top Wear',
     brand: 'Green Bay Packers',
-    sizes: spec.sizes ?? ['S', 'M', 'L'],
-    colors: spec.colors ?? ['Green', 'White'],
+    sizes,
+    colors,
+    variants,
     collections: '',
     material: 'Cotton',
     gender: 'Men',

@@ -10,8 +10,8 @@ const l = (productId: string, quantity: number, size = 'M', color = 'Red'): Stor
 describe('cart arithmetic', () => {
   it('merges guest lines: the same line adds up, capped by stock, other sizes stay apart, unsold products are left out', () => {
     const caps: Record<string, number> = { a: 5, b: 99, c: 0 };
-    const merged = mergeLines([l('a', 3), l('b', 1)], [l('a', 4), l('b', 2, 'L'), l('c', 1), l('gone', 2)], (id) =>
-      id in caps ? lineCap(caps[id]) : undefined,
+    const merged = mergeLines([l('a', 3), l('b', 1)], [l('a', 4), l('b', 2, 'L'), l('c', 1), l('gone', 2)], (line) =>
+      line.productId in caps ? lineCap(caps[line.productId]) : undefined,
     );
     expect(merged).toEqual([l('a', 5), l('b', 1), l('b', 2, 'L')]);
   });

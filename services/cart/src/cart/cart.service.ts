@@ -1,5 +1,14 @@
 import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { isRefusal, optionProblem, pricedCart, quantityProblem, withLineAdded, type LineRefusal } from './model';
+import {
+  isRefusal,
+  optionProblem,
+  pricedCart,
+  quantityProblem,
+  stockOf,
+  withLineAdded,
+  type LineRefusal,
+  type StoredLine,
+} from './model';
 import { CART_MESSAGES, MAX_CART_LINES, type CartJson, type OrderPlacedEvent } from '@shop/contracts';
 import { CatalogProducts, type ProductInfo } from '../catalog/catalog-products';
 import {
@@ -89,7 +98,7 @@ export class CartService {
     const product = products.get(key.productId);
     if (line.quantity > 0) {
       if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-      const problem = quantityProblem(line.quantity, product);
+      const problem = quantityProblem(line.quantity, stockOf(product, key));
       if (problem) throw refused(problem);
     }
     const result = await this.carts.change(
@@ -142,9 +151,9 @@ export class CartService {
         if (missing.length) for (const [id, info] of await this.products.getMany(missing)) products.set(id, info);
         const changed = await this.carts.changeLocked(user, (cart) => {
           if (!taken.lines.length || (taken.cartId && cart.mergedCarts.includes(taken.cartId))) return undefined;
-          const capOf = (id: string) => {
-            const info = products.get(id);
-            return info ? lineCap(info.countInStock) : undefined;
+          const capOf = (line: StoredLine) => {
+            const info = products.get(line.productId);
+            return info ? lineCap(stockOf(info, line)) : undefined;
           };
           const lines = mergeLines(cart.lines, taken.lines, capOf).slice(0, MAX_CART_LINES);
           return {

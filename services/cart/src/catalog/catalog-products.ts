@@ -1,18 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { cartProductOfPricedLine } from '../cart/model';
+import { cartProductOfPricedLine, type CartProduct } from '../cart/model';
 import { PATTERNS, type PriceLinesResponse } from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { CartConfig } from '../config/cart.config';
 
-/** What a cart needs to know of a product: enough to price a line and check its size, colour and stock. */
-export interface ProductInfo {
+/** What a cart needs to know of a product: enough to price a line and check its size, colour and variant's stock. */
+export interface ProductInfo extends CartProduct {
   productId: string;
-  name: string;
-  image: string;
-  pricePence: number;
   sizes: string[];
   colors: string[];
-  countInStock: number;
 }
 
 interface Entry {
@@ -128,7 +124,6 @@ export class CatalogProducts {
               ...cartProductOfPricedLine(line),
               sizes: line.sizes ?? [],
               colors: line.colors ?? [],
-              countInStock: line.countInStock ?? 0,
             }
           : null,
       });

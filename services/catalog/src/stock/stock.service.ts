@@ -10,6 +10,7 @@ import {
 import { InjectModel } from '@nestjs/mongoose';
 import {
   EVENTS,
+  lineOptionProblem,
   toPounds,
   type LineProblem,
   type LineRequest,
@@ -96,30 +97,20 @@ export function parseLines(raw: unknown): Map<string, { quantity: number; lines:
 
 type Resolved = { variant: StoredVariant } | { problem: LineProblem; message: string };
 
-/**
- * The variant a line names, or why it names none: a size or colour the product does not offer, or none where it
- * offers some (a line for a jersey must say which one).
- */
+/** The variant a line names, or why it names none (`lineOptionProblem`, the contracts' one rule of a line's options). */
 export function resolveLine(
   product: Pick<LeanProduct, 'name' | 'sizes' | 'colors'>,
   variants: StoredVariant[],
   line: Partial<LineRequest>,
 ): Resolved {
-  const size = optionOf(line.size);
-  const color = optionOf(line.color);
-  const sizes = product.sizes ?? [];
-  const colors = product.colors ?? [];
-  if (size !== null && !sizes.includes(size))
-    return { problem: 'size_not_offered', message: `Size ${size} is not offered for ${product.name}` };
-  if (color !== null && !colors.includes(color))
-    return { problem: 'color_not_offered', message: `Color ${color} is not offered for ${product.name}` };
-  if (size === null && sizes.length)
-    return { problem: 'size_required', message: `Please choose a size of ${product.name}` };
-  if (color === null && colors.length)
-    return { problem: 'color_required', message: `Please choose a color of ${product.name}` };
-  const variant = variants.find((v) => sameKey(v, { size, color }));
-  if (!variant)
-    return { problem: 'out_of_stock', message: outOfStockMessage(variantLabel(product.name, { size, color }), 0) };
+  const problem = lineOptionProblem(
+    { name: product.name, sizes: product.sizes ?? [], colors: product.colors ?? [] },
+    line,
+  );
+  if (problem) return problem;
+  const key = { size: optionOf(line.size), color: optionOf(line.color) };
+  const variant = variants.find((v) => sameKey(v, key));
+  if (!variant) return { problem: 'out_of_stock', message: outOfStockMessage(variantLabel(product.name, key), 0) };
   return { variant };
 }
 

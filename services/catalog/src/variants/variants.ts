@@ -1,4 +1,4 @@
-import { variantCells, type VariantJson } from '@shop/contracts';
+import { variantCells, variantOption, type VariantJson } from '@shop/contracts';
 
 /**
  * A product's variants: one per size × colour it offers (see `variantCells` in the contracts), each with its own
@@ -32,9 +32,7 @@ export interface VariantSource {
 }
 
 /** A size or colour as a variant names it: '' and missing are "none" (null). */
-export function optionOf(value: unknown): string | null {
-  return value === undefined || value === null || value === '' ? null : String(value);
-}
+export const optionOf = variantOption;
 
 export function sameKey(a: VariantKey, b: VariantKey): boolean {
   return a.size === b.size && a.color === b.color;

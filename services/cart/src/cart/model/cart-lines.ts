@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { CART_MESSAGES, MAX_CART_LINE_QUANTITY, MAX_CART_LINES } from '@shop/contracts';
+import {
+  CART_MESSAGES,
+  lineOptionProblem,
+  MAX_CART_LINE_QUANTITY,
+  MAX_CART_LINES,
+  variantOption,
+  type VariantJson,
+} from '@shop/contracts';
 import type { CartOwner, StoredCart, StoredLine } from './stored-cart';
 
 /** What makes a line: the same product in another size or colour is another line. */
 export type LineKey = Pick<StoredLine, 'productId' | 'size' | 'color'>;
 
-/** What the rules of a line need of its product: its options and the units that can still be bought. */
+/** What the rules of a line need of its product: its options, and its variants with the units still for sale. */
 export interface LineProduct {
   name: string;
   sizes: readonly string[];
   colors: readonly string[];
-  countInStock: number;
+  variants: readonly VariantJson[];
 }
 
 /** A change the rules refuse: the status and message the cart service answers it with. */
@@ -37,26 +44,34 @@ export function newCart(owner: CartOwner): StoredCart {
   return { ...emptyCart(), ...(owner.kind === 'guest' ? { cartId: randomUUID() } : {}) };
 }
 
-/** Why this product cannot be bought in this size and colour, if it cannot (400). */
+/** Why this product cannot be bought in this size and colour, if it cannot (400): the contracts' one rule. */
 export function optionProblem(product: LineProduct, key: LineKey): string | undefined {
-  if (product.sizes.length ? !product.sizes.includes(key.size) : key.size !== '')
-    return key.size ? `Size ${key.size} is not offered for ${product.name}` : 'Please select a size';
-  if (product.colors.length ? !product.colors.includes(key.color) : key.color !== '')
-    return key.color ? `Color ${key.color} is not offered for ${product.name}` : 'Please select a color';
-  return undefined;
+  return lineOptionProblem(product, key)?.message;
 }
 
-/** Why a line may not hold this many of the product, if it may not: over 99 (400), over the stock (409). */
-export function quantityProblem(quantity: number, product: LineProduct): LineRefusal | undefined {
+/** The variant a line names ('' as a size or colour: none), if the product has it. */
+export function variantOf(product: Pick<LineProduct, 'variants'>, key: Pick<LineKey, 'size' | 'color'>) {
+  const size = variantOption(key.size);
+  const color = variantOption(key.color);
+  return product.variants.find((v) => v.size === size && v.color === color);
+}
+
+/** The units of the line's variant that can still be bought (0 for a variant the product does not have). */
+export function stockOf(product: Pick<LineProduct, 'variants'>, key: Pick<LineKey, 'size' | 'color'>): number {
+  return variantOf(product, key)?.countInStock ?? 0;
+}
+
+/** Why a line may not hold this many, if it may not: over 99 (400), over its variant's stock (409). */
+export function quantityProblem(quantity: number, inStock: number): LineRefusal | undefined {
   if (quantity > MAX_CART_LINE_QUANTITY)
     return { status: 400, message: `You can have at most ${MAX_CART_LINE_QUANTITY} of one item in your cart` };
-  if (quantity > product.countInStock) return { status: 409, message: CART_MESSAGES.onlyLeft(product.countInStock) };
+  if (quantity > inStock) return { status: 409, message: CART_MESSAGES.onlyLeft(inStock) };
   return undefined;
 }
 
 /**
  * The cart with `quantity` more of the line (a new line if the cart has none like it), or why not: the line past
- * 99 or the stock, or one line too many. The product's options are checked before (optionProblem).
+ * 99 or its variant's stock, or one line too many. The product's options are checked before (optionProblem).
  */
 export function withLineAdded(
   cart: StoredCart,
@@ -66,7 +81,7 @@ export function withLineAdded(
 ): StoredCart | LineRefusal {
   const existing = findLine(cart, key);
   const total = (existing?.quantity ?? 0) + quantity;
-  const refused = quantityProblem(total, product);
+  const refused = quantityProblem(total, stockOf(product, key));
   if (refused) return refused;
   if (existing) return { ...cart, lines: cart.lines.map((l) => (l === existing ? { ...l, quantity: total } : l)) };
   if (cart.lines.length >= MAX_CART_LINES) return { status: 400, message: CART_MESSAGES.tooManyLines };

@@ -1,11 +1,13 @@
-import { toPounds, type CartJson, type CartLineJson, type PricedLine } from '@shop/contracts';
+import { toPounds, type CartJson, type CartLineJson, type PricedLine, type VariantJson } from '@shop/contracts';
+import { variantOf } from './cart-lines';
 import type { CartOwner, StoredCart } from './stored-cart';
 
-/** What pricing a line needs of its product: the catalogue's current name, first image and price. */
+/** What pricing a line needs of its product: the catalogue's current name, first image, price and variants. */
 export interface CartProduct {
   name: string;
   image: string;
   pricePence: number;
+  variants: readonly VariantJson[];
 }
 
 /**
@@ -13,12 +15,17 @@ export interface CartProduct {
  * image's public URL ('' without one), the stored price in pence.
  */
 export function cartProductOfPricedLine(line: PricedLine): CartProduct {
-  return { name: line.name ?? '', image: line.image ?? '', pricePence: line.unitPricePence ?? 0 };
+  return {
+    name: line.name ?? '',
+    image: line.image ?? '',
+    pricePence: line.unitPricePence ?? 0,
+    variants: line.variants ?? [],
+  };
 }
 
 /**
- * The cart as the API shows it (API.md "Cart"): each line with its product's current name, image and price, the
- * total summed in pence. A line whose product `productOf` does not give (a product no longer sold) is left out.
+ * The cart as the API shows it (API.md "Cart"): each line with its product's current name, image and price, its
+ * variant's SKU and stock, the total summed in pence. A line whose product `productOf` does not give (a product no longer sold) is left out.
  */
 export function pricedCart(
   owner: CartOwner,
@@ -31,6 +38,7 @@ export function pricedCart(
     const product = productOf(line.productId);
     if (!product) continue;
     totalPence += product.pricePence * line.quantity;
+    const variant = variantOf(product, line);
     lines.push({
       productId: line.productId,
       name: product.name,
@@ -39,6 +47,9 @@ export function pricedCart(
       quantity: line.quantity,
       size: line.size,
       color: line.color,
+      // the variant's SKU, and its stock now: below the quantity, the shopper is told before paying
+      ...(variant ? { sku: variant.sku } : {}),
+      countInStock: variant?.countInStock ?? 0,
     });
   }
   return {
