@@ -20,6 +20,10 @@ export interface CartLineJson {
   /** '' when the product comes in one size or colour only. */
   size: string;
   color: string;
+  /** The variant's SKU. */
+  sku?: string;
+  /** That variant's stock now (a line whose quantity is above it cannot be bought as it is). */
+  countInStock?: number;
 }
 
 /** A cart: a signed-in user's (`user`) or a guest's (`guestId`). */

@@ -78,6 +78,24 @@ export interface ProductImageJson {
   altText: string;
 }
 
+/** One size × colour a product offers: its own SKU and stock (size null when no sizes, colour null when no colours). */
+export interface ProductVariantJson {
+  sku: string;
+  size: string | null;
+  color: string | null;
+  countInStock: number;
+}
+
+/** GET /api/admin/products/low-stock: a variant at or below the low-stock threshold. */
+export interface LowStockVariantJson {
+  productId: string;
+  name: string;
+  sku: string;
+  size: string | null;
+  color: string | null;
+  countInStock: number;
+}
+
 /** A product as every /api response shows it: GBP numbers with two decimals, no internals. */
 export interface ProductJson {
   _id: string;
@@ -86,6 +104,7 @@ export interface ProductJson {
   price: number;
   /** Present only when the product has one; shown struck through when above price. */
   originalPrice?: number;
+  /** The sum of the variants' stock (read-only). */
   countInStock: number;
   sku: string;
   category: Category;
@@ -96,6 +115,8 @@ export interface ProductJson {
   material: string;
   gender: Gender;
   images: ProductImageJson[];
+  /** One per size × colour the product offers. */
+  variants: ProductVariantJson[];
   rating: number;
   numReviews: number;
   isFeatured: boolean;
