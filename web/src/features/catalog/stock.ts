@@ -35,7 +35,3 @@ export function isSoldOut(product: ProductJson): boolean {
   const variants = product.variants ?? [];
   return variants.length ? variants.every((v) => v.countInStock <= 0) : product.countInStock <= 0;
 }
-
-/** Variants with nothing left. */
-export const soldOutVariants = (product: ProductJson): number =>
-  (product.variants ?? []).filter((v) => v.countInStock <= 0).length;
