@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   SHIPPING_ADDRESS_FIELDS,
@@ -121,5 +121,76 @@ describe('checkout: paying', () => {
     );
     expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
     expect(screen.queryByText('Loading PayPal...')).not.toBeInTheDocument();
+  });
+});
+
+describe('checkout: lines over their stock', () => {
+  it('reads the cart again, will not go on to payment while a line is over its stock, and lowers it', async () => {
+    const now = aCart([
+      { name: 'Packers Cap', price: 12.5, quantity: 2, countInStock: 2 },
+      { name: 'Ravens Hoodie', price: 40, quantity: 3, countInStock: 1 },
+    ]);
+    const lowered = aCart([
+      { name: 'Packers Cap', price: 12.5, quantity: 2, countInStock: 2 },
+      { name: 'Ravens Hoodie', price: 40, quantity: 1, countInStock: 1 },
+    ]);
+    const calls = fakeApi({
+      'GET /api/config': { body: FAKE },
+      'GET /api/cart': { body: now },
+      'PUT /api/cart': { body: lowered },
+    });
+    renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: {
+        auth: { ...initialAuthState(), user: aUser(), token: 't' },
+        cart: { ...initialCartState(), cart: aCart([{ name: 'Packers Cap', price: 12.5, quantity: 2 }]) },
+      },
+    });
+    const summary = screen.getByRole('region', { name: 'Order Summary' });
+    expect(await within(summary).findByTestId('line-stock-warning')).toHaveTextContent('Only 1 left in stock');
+    expect(calls.find((c) => c.method === 'GET' && c.url === '/api/cart')?.params).toMatchObject({
+      userId: aUser()._id,
+    });
+    const proceed = screen.getByRole('button', { name: 'Continue to Payment' });
+    expect(proceed).toBeDisabled();
+    expect(screen.getByRole('alert')).toHaveTextContent('Lower or remove them to continue');
+
+    await userEvent.click(within(summary).getByRole('button', { name: 'Lower Ravens Hoodie to 1' }));
+    await waitFor(() => expect(proceed).toBeEnabled());
+    expect(calls.find((c) => c.method === 'PUT')?.data).toMatchObject({ quantity: 1 });
+    expect(within(summary).queryByTestId('line-stock-warning')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/checkout')).toHaveLength(0);
+  });
+
+  it('when the checkout is refused for stock, shows why and reads the cart again so the line can be fixed', async () => {
+    let cartReads = 0;
+    const calls = fakeApi({
+      'GET /api/config': { body: FAKE },
+      'GET /api/cart': () =>
+        ++cartReads === 1
+          ? { body: aCart([{ name: 'Packers Cap', quantity: 2, countInStock: 5 }]) }
+          : { body: aCart([{ name: 'Packers Cap', quantity: 2, countInStock: 1 }]) },
+      'POST /api/checkout': { status: 409, body: { message: 'Only 1 left in stock for Packers Cap', statusCode: 409 } },
+    });
+    renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: {
+        auth: { ...initialAuthState(), user: aUser(), token: 't' },
+        cart: { ...initialCartState(), cart: aCart([{ name: 'Packers Cap', quantity: 2 }]) },
+      },
+    });
+    await waitFor(() => expect(cartReads).toBe(1));
+    const user = userEvent.setup();
+    const address = aCheckout().shippingAddress;
+    for (const field of SHIPPING_ADDRESS_FIELDS)
+      await user.type(screen.getByLabelText(SHIPPING_ADDRESS_LABELS[field]), address[field]);
+    await user.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    expect(await screen.findByText('Only 1 left in stock for Packers Cap')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Lower Packers Cap to 1' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue to Payment' })).toBeDisabled();
+    expect(calls.filter((c) => c.url === '/api/checkout')).toHaveLength(1);
   });
 });

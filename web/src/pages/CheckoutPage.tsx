@@ -3,6 +3,8 @@ import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS, type ShippingAddress } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
+import { fetchCart } from '@/features/cart/cartSlice';
+import { hasShortfall, LineStockWarning } from '@/features/cart/lineStock';
 import {
   createCheckout,
   fetchShopConfig,
@@ -32,6 +34,7 @@ export default function CheckoutPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const user = useAppSelector((s) => s.auth.user);
+  const guestId = useAppSelector((s) => s.auth.guestId);
   const cart = useAppSelector((s) => s.cart.cart);
   const { checkout, config, creating, error } = useAppSelector((s) => s.checkout);
   const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
@@ -43,12 +46,24 @@ export default function CheckoutPage() {
     void dispatch(fetchShopConfig());
   }, [dispatch]);
 
+  // the cart as the server has it now, with each line's stock: a line that sold out since it was added is fixed
+  // here, before the checkout holds stock for it
+  const userId = user?._id;
+  const refreshCart = () => void dispatch(fetchCart({ userId, guestId }));
+  useEffect(() => {
+    if (userId) void dispatch(fetchCart({ userId, guestId }));
+  }, [dispatch, userId, guestId]);
+
+  // lines over their stock must be lowered or removed before the checkout is made
+  const unresolved = !checkout && hasShortfall(cart.products);
+
   // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order)
   if (!cart.products.length && !checkout && !paying) return <Navigate to="/" replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    await dispatch(
+    if (unresolved) return;
+    const made = await dispatch(
       createCheckout({
         checkoutItems: cart.products,
         shippingAddress: address,
@@ -56,6 +71,8 @@ export default function CheckoutPage() {
         totalPrice: cart.totalPrice,
       }),
     );
+    // refused (e.g. "Only 2 left in stock"): the lines show what is left now, with the way to fix them
+    if (createCheckout.rejected.match(made)) refreshCart();
   };
 
   const paid = async (paymentDetails: { id: string } & Record<string, unknown>) => {
@@ -156,10 +173,20 @@ export default function CheckoutPage() {
                 {error}
               </p>
             )}
+            {unresolved && (
+              <p
+                id="checkout-stock"
+                role="alert"
+                className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+              >
+                Some items in your order summary have less stock than you asked for. Lower or remove them to continue.
+              </p>
+            )}
             {!checkout ? (
               <button
                 type="submit"
-                disabled={creating}
+                disabled={creating || unresolved}
+                aria-describedby={unresolved ? 'checkout-stock' : undefined}
                 className="mt-6 w-full rounded-lg bg-black py-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
               >
                 {creating ? 'Saving...' : 'Continue to Payment'}
@@ -237,6 +264,7 @@ export default function CheckoutPage() {
                     .filter(Boolean)
                     .join(' | ')}
                 </p>
+                {!checkout && <LineStockWarning line={line} />}
               </div>
               <Price value={line.price * line.quantity} className="text-sm font-semibold" />
             </li>

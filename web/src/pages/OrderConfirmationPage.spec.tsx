@@ -24,6 +24,11 @@ describe('order confirmation', () => {
     expect(screen.getByText('Estimated delivery: 7 Mar 2025')).toBeInTheDocument();
     // the items: one card per line on phones, the table on wider screens
     expect(screen.getAllByText("Green Bay Packers Men's Home Game Jersey").length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Size: M | Color: Green').length).toBeGreaterThan(0);
+    expect(screen.getAllByTestId('line-sku').map((sku) => sku.textContent)).toEqual([
+      'SKU: GB-JSY-HOME-M-M-GREEN',
+      'SKU: GB-JSY-HOME-M-M-GREEN',
+    ]);
     expect(screen.getByText(/1 Stadium Way/)).toBeInTheDocument();
     expect(screen.getByText(/London, N17 0BX, United Kingdom/)).toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { aUser, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
 import OrderDetailsPage from './OrderDetailsPage';
@@ -17,6 +17,20 @@ describe('order details', () => {
     expect(screen.getByText('Pending')).toBeInTheDocument();
     expect(screen.getByText('Payment Method: PayPal')).toBeInTheDocument();
     expect(screen.getByText('Address: 1 Stadium Way, London, United Kingdom')).toBeInTheDocument();
+  });
+
+  it("shows each line's size, colour and variant SKU, and a line from before variants without one", async () => {
+    const order = anOrder();
+    const older = { ...order.orderItems[0], productId: '65a000000000000000000002', name: 'Old Cap', sku: undefined };
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: anOrder({ orderItems: [...order.orderItems, older] }) } });
+    open();
+    await screen.findByText(`Order ID: #${ORDER_ID}`);
+    const table = screen.getByRole('table');
+    const [jersey, cap] = within(table).getAllByRole('row').slice(1);
+    expect(jersey).toHaveTextContent('Size: M | Color: Green');
+    expect(jersey).toHaveTextContent('SKU: GB-JSY-HOME-M-M-GREEN');
+    expect(cap).toHaveTextContent('Size: M | Color: Green');
+    expect(cap).not.toHaveTextContent('SKU');
   });
 
   it('says "No Order details found" for an order that does not exist (or is not yours)', async () => {

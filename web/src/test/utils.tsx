@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { AdminStatsJson, CartJson, OrderJson, ProductJson, PublicUser } from '@shop/contracts';
+import type { AdminStatsJson, CartJson, OrderJson, ProductJson, VariantJson, PublicUser } from '@shop/contracts';
 import { api } from '@/api/client';
 import { makeStore, type AppStore, type RootState } from '@/app/store';
 import { ToasterHost } from '@/components/ToasterHost';
@@ -82,7 +82,38 @@ export function fakeApi(routes: Record<string, Reply>): Call[] {
 
 // ---- typed fixtures (shapes from packages/contracts)
 
+/**
+ * A product's variants, one per size × colour (null where it offers none), SKU `<product sku>-<size>-<color>`;
+ * `stock` is each variant's units, in order (sizes down, colours across), or a total spread over them evenly.
+ */
+export function variantsOf(
+  product: Pick<ProductJson, 'sku' | 'sizes' | 'colors'>,
+  stock: number | number[],
+): VariantJson[] {
+  const sizes = product.sizes.length ? product.sizes : [null];
+  const colors = product.colors.length ? product.colors : [null];
+  const cells = sizes.flatMap((size) => colors.map((color) => ({ size, color })));
+  return cells.map(({ size, color }, i) => ({
+    sku: [product.sku, size, color].filter(Boolean).join('-').toUpperCase(),
+    size,
+    color,
+    countInStock: Array.isArray(stock)
+      ? (stock[i] ?? 0)
+      : Math.floor(stock / cells.length) + (i < stock % cells.length ? 1 : 0),
+  }));
+}
+
+/**
+ * A product; its variants are the sizes × colours with `countInStock` spread over them, unless given (then
+ * `countInStock` is their sum, as the server's is).
+ */
 export function aProduct(overrides: Partial<ProductJson> = {}): ProductJson {
+  const product = aBareProduct(overrides);
+  const variants = overrides.variants ?? variantsOf(product, product.countInStock);
+  return { ...product, variants, countInStock: variants.reduce((sum, v) => sum + v.countInStock, 0) };
+}
+
+function aBareProduct(overrides: Partial<ProductJson>): ProductJson {
   return {
     _id: '65a000000000000000000001',
     name: "Green Bay Packers Men's Home Game Jersey",
@@ -102,6 +133,7 @@ export function aProduct(overrides: Partial<ProductJson> = {}): ProductJson {
       { url: '/uploads/seed/gb-1.svg', altText: 'Packers jersey, front' },
       { url: '/uploads/seed/gb-2.svg', altText: 'Packers jersey, back' },
     ],
+    variants: [],
     rating: 4.5,
     numReviews: 10,
     isFeatured: false,
@@ -122,6 +154,8 @@ export function aCart(lines: Array<Partial<CartJson['products'][number]>> = []):
     quantity: 1,
     size: 'M',
     color: 'Red',
+    sku: `ITEM-${i + 1}-M-RED`,
+    countInStock: 10,
     ...line,
   }));
   return { products, totalPrice: products.reduce((sum, l) => sum + l.price * l.quantity, 0) };
@@ -149,6 +183,7 @@ export function anOrder(overrides: Partial<OrderJson> = {}): OrderJson {
         quantity: 1,
         size: 'M',
         color: 'Green',
+        sku: 'GB-JSY-HOME-M-M-GREEN',
       },
     ],
     shippingAddress: {

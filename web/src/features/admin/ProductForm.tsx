@@ -13,7 +13,8 @@ import {
 import { errorMessage } from '@/api/client';
 import { notify } from '@/lib/notify';
 import { uploadImage, type ProductInput } from './adminProductsSlice';
-import { formValues, productInput, type ProductFormValues } from './productForm';
+import { cellKey, formValues, gridAxes, productInput, stockCell, type ProductFormValues } from './productForm';
+import { StockGrid } from './StockGrid';
 
 /** The server keeps at most this many images per product (API.md). */
 const MAX_IMAGES = 12;
@@ -185,7 +186,7 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
   const id = useId();
   const field = (key: keyof ProductFormValues) => `${id}-${key}`;
   const set =
-    (key: Exclude<keyof ProductFormValues, 'colors' | 'images' | 'isPublished'>) =>
+    (key: Exclude<keyof ProductFormValues, 'colors' | 'images' | 'isPublished' | 'stock'>) =>
     (event: { target: { value: string } }) =>
       setValues((v) => ({ ...v, [key]: event.target.value }));
   // colours the product has from outside the edit list (e.g. Navy) stay offered, so saving never drops them
@@ -251,7 +252,7 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
           className={input}
         />
       </Row>
-      <div className="grid gap-x-4 sm:grid-cols-3">
+      <div className="grid gap-x-4 sm:grid-cols-2">
         <Row id={field('price')} text="Price (£)" required>
           <input
             id={field('price')}
@@ -275,18 +276,6 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
             value={values.originalPrice}
             onChange={set('originalPrice')}
             aria-describedby={`${field('originalPrice')}-hint`}
-            className={input}
-          />
-        </Row>
-        <Row id={field('countInStock')} text="Count in stock">
-          <input
-            id={field('countInStock')}
-            type="number"
-            inputMode="numeric"
-            min="0"
-            step="1"
-            value={values.countInStock}
-            onChange={set('countInStock')}
             className={input}
           />
         </Row>
@@ -395,6 +384,25 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
           ))}
         </div>
       </fieldset>
+      <StockGrid
+        values={values}
+        onCell={(size, color, change) =>
+          setValues((v) => ({
+            ...v,
+            stock: { ...v.stock, [cellKey(size, color)]: { ...stockCell(v, size, color), ...change } },
+          }))
+        }
+        onSetAll={(units) =>
+          setValues((v) => {
+            const { sizes, colors } = gridAxes(v);
+            const stock = { ...v.stock };
+            for (const size of sizes)
+              for (const color of colors)
+                stock[cellKey(size, color)] = { ...stockCell(v, size, color), countInStock: String(units) };
+            return { ...v, stock };
+          })
+        }
+      />
       <ImagesField
         images={values.images}
         setImages={(update) => setValues((v) => ({ ...v, images: update(v.images) }))}

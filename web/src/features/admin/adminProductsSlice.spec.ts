@@ -10,7 +10,7 @@ import {
   updateProduct,
   uploadImage,
 } from './adminProductsSlice';
-import { formValues, parseList, productInput } from './productForm';
+import { formValues, parseList, productInput, variantsInput } from './productForm';
 
 const first = aProduct({ _id: '65a000000000000000000001', name: 'Packers Home Jersey', price: 99.99 });
 const second = aProduct({ _id: '65a000000000000000000002', name: 'Eagles Beanie', price: 19.99, sku: 'PHI-BEANIE' });
@@ -127,13 +127,42 @@ describe('the product form values', () => {
   });
 
   it('sends numbers as numbers, an empty original price as null (removed) and leaves an empty SKU out', () => {
-    const values = { ...formValues(first), price: '39.99', originalPrice: '', countInStock: '0', sku: '  ' };
+    const values = { ...formValues(first), price: '39.99', originalPrice: '', sku: '  ' };
     const input = productInput(values);
-    expect(input).toMatchObject({ price: 39.99, originalPrice: null, countInStock: 0 });
+    expect(input).toMatchObject({ price: 39.99, originalPrice: null });
     expect(input).not.toHaveProperty('sku');
+    expect(input).not.toHaveProperty('countInStock');
   });
 
   it('a new product starts published, Unisex, with no category chosen', () => {
-    expect(formValues()).toMatchObject({ isPublished: true, gender: 'Unisex', category: '', countInStock: '0' });
+    expect(formValues()).toMatchObject({ isPublished: true, gender: 'Unisex', category: '', stock: {} });
+  });
+
+  it('sends the stock as variants: one per size × colour of the grid, an empty cell at 0, an empty SKU left out', () => {
+    const values = {
+      ...formValues(first),
+      sizes: ' M , L, M ',
+      colors: ['Green'],
+      stock: {
+        'M|Green': { countInStock: '5', sku: ' GB-M-G ' },
+        'L|Green': { countInStock: '', sku: '' },
+        'S|Green': { countInStock: '9', sku: 'GB-S-G' }, // S is no longer offered: not sent
+      },
+    };
+    expect(productInput(values).variants).toEqual([
+      { size: 'M', color: 'Green', countInStock: 5, sku: 'GB-M-G' },
+      { size: 'L', color: 'Green', countInStock: 0 },
+    ]);
+    // a product of one size and colour is one variant with neither
+    expect(variantsInput({ sizes: '', colors: [], stock: { '|': { countInStock: '4', sku: '' } } })).toEqual([
+      { size: null, color: null, countInStock: 4 },
+    ]);
+  });
+
+  it("starts the grid from the product's variants", () => {
+    expect(formValues(first).stock).toMatchObject({
+      'S|Green': { countInStock: '4', sku: 'GB-JSY-HOME-M-S-GREEN' },
+      'L|White': { countInStock: '3', sku: 'GB-JSY-HOME-M-L-WHITE' },
+    });
   });
 });

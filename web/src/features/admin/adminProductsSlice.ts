@@ -1,5 +1,5 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
-import type { Category, Gender, ProductImageJson, ProductJson, UploadResponse } from '@shop/contracts';
+import type { Category, Gender, LowStockJson, ProductImageJson, ProductJson, UploadResponse } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
@@ -14,6 +14,8 @@ export interface AdminProductsState {
   saving: boolean;
   /** Products a deletion is in flight for. */
   deleting: string[];
+  /** The dashboard's variants at or below the low-stock threshold. */
+  lowStock: Remote<LowStockJson | null>;
 }
 
 export const initialAdminProductsState = (): AdminProductsState => ({
@@ -21,15 +23,26 @@ export const initialAdminProductsState = (): AdminProductsState => ({
   product: remote<ProductJson | null>(null),
   saving: false,
   deleting: [],
+  lowStock: remote<LowStockJson | null>(null),
 });
 
-/** What the edit form sends (API.md: the create fields; originalPrice null removes it). */
+/** One cell of the stock grid as the server takes it (no SKU: `<product sku>-<size>-<color>`). */
+export interface VariantInput {
+  size: string | null;
+  color: string | null;
+  countInStock: number;
+  sku?: string;
+}
+
+/**
+ * What the edit form sends (API.md: the create fields; originalPrice null removes it). Stock goes as `variants`, the
+ * whole grid; the product's countInStock is their sum, which the server works out.
+ */
 export interface ProductInput {
   name: string;
   description: string;
   price: number;
   originalPrice: number | null;
-  countInStock: number;
   sku?: string;
   category: Category;
   brand: string;
@@ -40,6 +53,7 @@ export interface ProductInput {
   gender: Gender;
   images: ProductImageJson[];
   isPublished: boolean;
+  variants: VariantInput[];
 }
 
 type Config = { rejectValue: string };
@@ -50,6 +64,17 @@ export const fetchAdminProducts = createAsyncThunk<ProductJson[], void, Config>(
   async (_, { rejectWithValue }) => {
     try {
       return (await api.get<ProductJson[]>('/api/admin/products')).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+export const fetchLowStock = createAsyncThunk<LowStockJson, void, Config>(
+  'adminProducts/fetchLowStock',
+  async (_, { rejectWithValue }) => {
+    try {
+      return (await api.get<LowStockJson>('/api/admin/products/low-stock')).data;
     } catch (error) {
       return rejectWithValue(errorMessage(error));
     }
@@ -133,6 +158,21 @@ const adminProductsSlice = createSlice({
         if (state.list.requestId !== action.meta.requestId) return;
         state.list.status = 'failed';
         state.list.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      })
+      .addCase(fetchLowStock.pending, (state, action) => {
+        state.lowStock.status = 'loading';
+        state.lowStock.error = null;
+        state.lowStock.requestId = action.meta.requestId;
+      })
+      .addCase(fetchLowStock.fulfilled, (state, action) => {
+        if (state.lowStock.requestId !== action.meta.requestId) return;
+        state.lowStock.status = 'succeeded';
+        state.lowStock.data = action.payload;
+      })
+      .addCase(fetchLowStock.rejected, (state, action) => {
+        if (state.lowStock.requestId !== action.meta.requestId) return;
+        state.lowStock.status = 'failed';
+        state.lowStock.error = action.payload ?? action.error.message ?? 'Something went wrong';
       })
       .addCase(fetchAdminProduct.pending, (state, action) => {
         state.product.status = 'loading';

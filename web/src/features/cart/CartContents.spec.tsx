@@ -74,3 +74,58 @@ describe('cart quantity rules', () => {
     expect(screen.getByText('Your cart is empty.')).toBeInTheDocument();
   });
 });
+
+describe('cart lines over their stock', () => {
+  it('says "Only N left in stock" and lowers the line to N with the cart update', async () => {
+    const before = aCart([
+      { name: 'Ravens Hoodie', quantity: 1 },
+      { name: 'Packers Cap', quantity: 3, countInStock: 1 },
+    ]);
+    const after = aCart([
+      { name: 'Ravens Hoodie', quantity: 1 },
+      { name: 'Packers Cap', quantity: 1, countInStock: 1 },
+    ]);
+    const calls = fakeApi({ 'PUT /api/cart': { body: after } });
+    setup(before);
+    const warning = screen.getByTestId('line-stock-warning');
+    expect(warning).toHaveTextContent('Only 1 left in stock');
+    expect(screen.getAllByTestId('line-stock-warning')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Increase quantity of Packers Cap' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Lower Packers Cap to 1' }));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      url: '/api/cart',
+      data: { productId: before.products[1].productId, size: 'M', color: 'Red', quantity: 1 },
+    });
+    await waitFor(() => expect(screen.queryByTestId('line-stock-warning')).not.toBeInTheDocument());
+    expect(screen.getAllByLabelText('Quantity 1')).toHaveLength(2);
+  });
+
+  it('says "This item is out of stock" and removes the line at 0', async () => {
+    const calls = fakeApi({ 'DELETE /api/cart': { body: aCart([{ name: 'Ravens Hoodie', quantity: 1 }]) } });
+    setup(
+      aCart([
+        { name: 'Ravens Hoodie', quantity: 1 },
+        { name: 'Packers Cap', quantity: 2, countInStock: 0 },
+      ]),
+    );
+    expect(screen.getByTestId('line-stock-warning')).toHaveTextContent('This item is out of stock');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Packers Cap, out of stock' }));
+    await waitFor(() => expect(screen.queryByText('Packers Cap')).not.toBeInTheDocument());
+    expect(calls[0]).toMatchObject({ method: 'DELETE', data: { size: 'M', color: 'Red' } });
+  });
+
+  it('says nothing for a line within its stock, or whose stock the cart does not know', () => {
+    setup(
+      aCart([
+        { name: 'Ravens Hoodie', quantity: 2, countInStock: 2 },
+        { name: 'Packers Cap', quantity: 3, countInStock: undefined },
+      ]),
+    );
+    expect(screen.queryByTestId('line-stock-warning')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Increase quantity of Ravens Hoodie' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Increase quantity of Packers Cap' })).toBeEnabled();
+  });
+});

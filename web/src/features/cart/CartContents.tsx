@@ -1,34 +1,28 @@
-import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type CartLineJson } from '@shop/contracts';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { IconTrash } from '@/components/icons';
-import { lineKey, removeFromCart, updateCartItemQuantity } from './cartSlice';
+import { lineKey } from './cartSlice';
+import { LineStockWarning, useCartLineActions } from './lineStock';
 
-/** Cart toasts last one second (SPEC §9). */
-export const CART_TOAST = { duration: 1000 } as const;
+export { CART_TOAST } from './lineStock';
 
-/** The cart's lines: image, name, size, colour, price, − / + (a change below 1 is ignored), remove. */
+/** Most units the + button asks for: the variant's stock when the cart knows it, and never above 99. */
+const maxQuantity = (line: CartLineJson) =>
+  Math.min(MAX_CART_LINE_QUANTITY, typeof line.countInStock === 'number' ? line.countInStock : Infinity);
+
+/**
+ * The cart's lines: image, name, size, colour, price, − / + (a change below 1 is ignored), remove; a line whose
+ * variant has less stock now than its quantity says so and offers to lower it (LineStockWarning).
+ */
 export function CartContents() {
-  const dispatch = useAppDispatch();
-  const { cart, busyLine } = useAppSelector((s) => s.cart);
-  const { user, guestId } = useAppSelector((s) => s.auth);
-  const owner = { userId: user?._id, guestId };
+  const cart = useAppSelector((s) => s.cart.cart);
+  const { busyLine, setQuantity, remove } = useCartLineActions();
 
   const changeQuantity = async (line: CartLineJson, delta: number) => {
     const quantity = line.quantity + delta;
     if (quantity < 1 || quantity > MAX_CART_LINE_QUANTITY) return; // SPEC §5: removal needs the remove icon
-    const result = await dispatch(
-      updateCartItemQuantity({ ...owner, productId: line.productId, size: line.size, color: line.color, quantity }),
-    );
-    if (updateCartItemQuantity.rejected.match(result) && result.payload) notify.error(result.payload, CART_TOAST);
-  };
-
-  const remove = async (line: CartLineJson) => {
-    const result = await dispatch(
-      removeFromCart({ ...owner, productId: line.productId, size: line.size, color: line.color }),
-    );
-    if (removeFromCart.rejected.match(result) && result.payload) notify.error(result.payload, CART_TOAST);
+    await setQuantity(line, quantity);
   };
 
   if (!cart.products.length) return <p className="p-4 text-gray-600">Your cart is empty.</p>;
@@ -62,6 +56,7 @@ export function CartContents() {
                   <Price value={line.price} /> each
                 </p>
               )}
+              <LineStockWarning line={line} />
               <div className="mt-auto flex items-center justify-between pt-2">
                 <div className="flex items-center rounded border border-gray-300">
                   <button
@@ -79,7 +74,7 @@ export function CartContents() {
                   <button
                     type="button"
                     onClick={() => changeQuantity(line, 1)}
-                    disabled={busy || line.quantity >= MAX_CART_LINE_QUANTITY}
+                    disabled={busy || line.quantity >= maxQuantity(line)}
                     aria-label={`Increase quantity of ${line.name}`}
                     className="px-3 py-1 text-lg leading-none disabled:text-gray-300"
                   >

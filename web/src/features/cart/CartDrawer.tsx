@@ -1,15 +1,29 @@
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
 import { Drawer } from '@/components/Drawer';
 import { Price } from '@/components/Price';
 import { CartContents } from './CartContents';
+import { fetchCart } from './cartSlice';
+import { hasShortfall } from './lineStock';
 
 /** SPEC §2: the lines, the total, the note, and Checkout (signed in → /checkout, else /login?redirect=checkout). */
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
   const cart = useAppSelector((s) => s.cart.cart);
   const user = useAppSelector((s) => s.auth.user);
   const hasItems = cart.products.length > 0;
+  const short = hasShortfall(cart.products);
+
+  // Opening the cart reads it again: each line's stock now, so that a line that sold out since it was added says so
+  // here rather than at payment (not while another cart call is under way, whose answer is the newer one).
+  useEffect(() => {
+    if (!open) return;
+    const { auth, cart: state } = store.getState();
+    if (!state.loading) void dispatch(fetchCart({ userId: auth.user?._id, guestId: auth.guestId }));
+  }, [open, dispatch, store]);
 
   const checkout = () => {
     onClose();
@@ -29,6 +43,11 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
               <span>Total</span>
               <Price value={cart.totalPrice} />
             </div>
+            {short && (
+              <p className="mb-3 text-sm text-amber-900" role="status">
+                Some items have less stock than you asked for: lower them to check out.
+              </p>
+            )}
             <button
               type="button"
               onClick={checkout}

@@ -21,6 +21,17 @@ describe('home: the New Arrivals strip', () => {
     expect(screen.getAllByRole('link')).toHaveLength(2);
   });
 
+  it('says "Sold out" on a product with nothing left', async () => {
+    fakeApi({
+      'GET /api/products/new-arrivals': {
+        body: [aProduct(), aProduct({ _id: '65a000000000000000000002', name: 'Ravens Hoodie', countInStock: 0 })],
+      },
+    });
+    renderWithProviders(<NewArrivals />);
+    expect(await screen.findByRole('link', { name: /Ravens Hoodie/ })).toHaveTextContent('Sold out');
+    expect(screen.getByRole('link', { name: /Home Game Jersey/ })).not.toHaveTextContent('Sold out');
+  });
+
   it('says "Failed to load new arrivals" when they cannot be loaded, without a strip to scroll', async () => {
     fakeApi({
       'GET /api/products/new-arrivals': { status: 503, body: { message: 'Catalog is unavailable', statusCode: 503 } },

@@ -4,6 +4,8 @@ import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { IconChevronLeft, IconChevronRight } from '@/components/icons';
 import { Price } from '@/components/Price';
 import { fetchNewArrivals } from './catalogSlice';
+import { SoldOutBadge } from './ProductGrid';
+import { isSoldOut } from './stock';
 
 /** SPEC §9: each button scrolls 300 px. */
 export const SCROLL_STEP = 300;
@@ -117,6 +119,7 @@ export function NewArrivals() {
                     draggable={false}
                     className="aspect-[4/5] w-full rounded-lg bg-gray-100 object-cover"
                   />
+                  {isSoldOut(product) && <SoldOutBadge />}
                   <div className="absolute inset-x-0 bottom-0 rounded-b-lg bg-black/60 p-4 text-white backdrop-blur-sm">
                     <h3 className="font-medium">{product.name}</h3>
                     <Price value={product.price} className="mt-1 block" />

@@ -6,10 +6,13 @@ import { Price } from '@/components/Price';
 import { addToCart } from '@/features/cart/cartSlice';
 import { CART_TOAST } from '@/features/cart/CartContents';
 import { swatch } from '@/lib/colors';
+import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
 
 export const PICK_SIZE_AND_COLOR = 'Please select a size and color before adding to cart.';
 export const ADDED_TO_CART = 'Product added to cart!';
+/** What a size or colour with no stock for the current pick is called, visibly and to a screen reader. */
+const SOLD_OUT_WORD = 'sold out';
 
 interface ProductDetailsProps {
   product: ProductJson;
@@ -40,18 +43,36 @@ export const ProductDetails = memo(function ProductDetails({
   // one level below the product's name, so a reader's heading outline never skips a level
   const SubHeading = headingLevel === 1 ? 'h2' : 'h3';
   const image = product.images[imageIndex] ?? product.images[0];
-  const maxQuantity = Math.max(1, Math.min(product.countInStock, MAX_CART_LINE_QUANTITY));
-  const soldOut = product.countInStock <= 0;
+  const needsSize = product.sizes.length > 0;
+  const needsColor = product.colors.length > 0;
+  const picked = (!needsSize || !!size) && (!needsColor || !!color);
+  // what is left of the pick: the variant's stock once both are chosen, else the most any matching variant has
+  const left = stockFor(product, { size, color });
+  const soldOut = isSoldOut(product);
+  const pickSoldOut = picked && left <= 0;
+  const maxQuantity = Math.max(1, Math.min(left, MAX_CART_LINE_QUANTITY));
+  // a pick with less stock than the quantity chosen lowers it
+  const shownQuantity = Math.min(quantity, maxQuantity);
   const idPrefix = `p-${product._id}`;
+  const stockNote =
+    picked && left > 0 && left <= LOW_STOCK
+      ? `Only ${left} left in stock`
+      : pickSoldOut && !soldOut
+        ? `${[size, color].filter(Boolean).join(' / ')} is sold out`
+        : null;
+  // a size (colour) is sold out for the colour (size) picked, or in every colour (size) while none is
+  const sizeSoldOut = (s: string) => stockFor(product, { size: s, color }) <= 0;
+  const colorSoldOut = (c: string) => stockFor(product, { size, color: c }) <= 0;
 
   const add = async () => {
-    if (!size || !color) {
+    if (!picked) {
       notify.error(PICK_SIZE_AND_COLOR, CART_TOAST);
       return;
     }
+    if (pickSoldOut) return;
     setAdding(true);
     const result = await dispatch(
-      addToCart({ productId: product._id, quantity, size, color, guestId, userId: user?._id }),
+      addToCart({ productId: product._id, quantity: shownQuantity, size, color, guestId, userId: user?._id }),
     );
     setAdding(false);
     if (addToCart.fulfilled.match(result)) notify.success(ADDED_TO_CART, CART_TOAST);
@@ -112,35 +133,53 @@ export const ProductDetails = memo(function ProductDetails({
             Color{color && <span className="font-normal text-gray-600">: {color}</span>}
           </legend>
           <div className="flex flex-wrap gap-2">
-            {product.colors.map((c) => (
-              <button
-                key={c}
-                type="button"
-                onClick={() => setColor(c)}
-                aria-pressed={color === c}
-                aria-label={c}
-                title={c}
-                className={`h-9 w-9 rounded-full border-2 ${color === c ? 'ring-2 ring-black ring-offset-2' : ''} border-gray-300`}
-                style={{ backgroundColor: swatch(c) }}
-              />
-            ))}
+            {product.colors.map((c) => {
+              const out = colorSoldOut(c);
+              return (
+                <button
+                  key={c}
+                  type="button"
+                  onClick={() => !out && setColor(c)}
+                  aria-pressed={color === c}
+                  aria-disabled={out || undefined}
+                  aria-label={out ? `${c}, ${SOLD_OUT_WORD}` : c}
+                  title={out ? `${c}: ${SOLD_OUT_WORD}${size ? ` in ${size}` : ''}` : c}
+                  className={`relative h-9 w-9 overflow-hidden rounded-full border-2 border-gray-300 ${color === c ? 'ring-2 ring-black ring-offset-2' : ''} ${out ? 'cursor-not-allowed opacity-40' : ''}`}
+                  style={{ backgroundColor: swatch(c) }}
+                >
+                  {out && <span className="absolute top-1/2 left-[-20%] h-0.5 w-[140%] -rotate-45 bg-gray-900" />}
+                </button>
+              );
+            })}
           </div>
         </fieldset>
 
         <fieldset className="mb-5">
           <legend className="mb-2 text-sm font-medium text-gray-800">Size</legend>
           <div className="flex flex-wrap gap-2">
-            {product.sizes.map((s) => (
-              <button
-                key={s}
-                type="button"
-                onClick={() => setSize(s)}
-                aria-pressed={size === s}
-                className={`min-w-12 rounded border px-4 py-2 text-sm ${size === s ? 'border-black bg-black text-white' : 'border-gray-300 hover:border-gray-500'}`}
-              >
-                {s}
-              </button>
-            ))}
+            {product.sizes.map((s) => {
+              const out = sizeSoldOut(s);
+              return (
+                <button
+                  key={s}
+                  type="button"
+                  onClick={() => !out && setSize(s)}
+                  aria-pressed={size === s}
+                  aria-disabled={out || undefined}
+                  aria-label={out ? `${s}, ${SOLD_OUT_WORD}` : undefined}
+                  title={out ? `${s}: ${SOLD_OUT_WORD}${color ? ` in ${color}` : ''}` : undefined}
+                  className={`min-w-12 rounded border px-4 py-2 text-sm ${
+                    out
+                      ? 'cursor-not-allowed border-gray-200 text-gray-400 line-through'
+                      : size === s
+                        ? 'border-black bg-black text-white'
+                        : 'border-gray-300 hover:border-gray-500'
+                  }`}
+                >
+                  {s}
+                </button>
+              );
+            })}
           </div>
         </fieldset>
 
@@ -155,38 +194,38 @@ export const ProductDetails = memo(function ProductDetails({
           >
             <button
               type="button"
-              onClick={() => setQuantity((q) => Math.max(1, q - 1))}
-              disabled={quantity <= 1}
+              onClick={() => setQuantity(Math.max(1, shownQuantity - 1))}
+              disabled={shownQuantity <= 1}
               aria-label="Decrease quantity"
               className="px-4 py-2 text-lg disabled:text-gray-300"
             >
               −
             </button>
             <output className="min-w-10 text-center" aria-live="polite" data-testid="quantity">
-              {quantity}
+              {shownQuantity}
             </output>
             <button
               type="button"
-              onClick={() => setQuantity((q) => Math.min(maxQuantity, q + 1))}
-              disabled={quantity >= maxQuantity}
+              onClick={() => setQuantity(Math.min(maxQuantity, shownQuantity + 1))}
+              disabled={shownQuantity >= maxQuantity}
               aria-label="Increase quantity"
               className="px-4 py-2 text-lg disabled:text-gray-300"
             >
               +
             </button>
           </div>
-          {!soldOut && product.countInStock <= 5 && (
-            <p className="mt-2 text-sm text-amber-700">Only {product.countInStock} left in stock</p>
-          )}
+          <p className="mt-2 min-h-5 text-sm text-amber-800" aria-live="polite" data-testid="stock-note">
+            {stockNote}
+          </p>
         </div>
 
         <button
           type="button"
           onClick={add}
-          disabled={adding || soldOut}
+          disabled={adding || soldOut || pickSoldOut}
           className="mb-8 w-full rounded-lg bg-black px-6 py-3 font-semibold tracking-wide text-white uppercase hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
         >
-          {soldOut ? 'Out of stock' : adding ? 'Adding...' : 'Add to cart'}
+          {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
 
         <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
-import { aProduct } from '@/test/utils';
+import { aProduct, variantsOf } from '@/test/utils';
 import { CARDS_PER_TASK, ProductGrid } from './ProductGrid';
 
 const products = (n: number, tag = 'p'): ProductJson[] =>
@@ -46,5 +46,18 @@ describe('product grid: a long list is added a batch a task', () => {
     addEveryBatch();
     expect(cards()).toHaveLength(20);
     expect(grid()).not.toHaveAttribute('aria-busy');
+  });
+});
+
+describe('product card: sold out', () => {
+  it('says "Sold out" on a product whose every variant is at 0, and only there', () => {
+    const bare = aProduct();
+    const gone = aProduct({ _id: 'gone', name: 'Gone Jersey', countInStock: 0 });
+    const lastOne = aProduct({ _id: 'last', name: 'Last Jersey', variants: variantsOf(bare, [0, 0, 0, 0, 0, 1]) });
+    render(<ProductGrid products={[gone, lastOne]} />, { wrapper: MemoryRouter });
+    const [goneCard, lastCard] = cards();
+    expect(goneCard).toHaveTextContent('Sold out');
+    expect(screen.getByRole('link', { name: /Gone Jersey/ })).toHaveAccessibleName(expect.stringContaining('Sold out'));
+    expect(lastCard).not.toHaveTextContent('Sold out');
   });
 });

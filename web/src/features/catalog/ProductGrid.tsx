@@ -2,6 +2,16 @@ import { memo, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
+import { isSoldOut } from './stock';
+
+/** A card's mark for a product none of whose variants has stock left. */
+export function SoldOutBadge() {
+  return (
+    <span className="absolute top-2 left-2 rounded bg-white/90 px-2 py-0.5 text-xs font-semibold tracking-wide text-gray-900 uppercase shadow-sm">
+      Sold out
+    </span>
+  );
+}
 
 interface ProductCardProps {
   product: ProductJson;
@@ -13,13 +23,14 @@ interface ProductCardProps {
 export function ProductCard({ product, eager = false, headingLevel = 3 }: ProductCardProps) {
   const image = product.images[0];
   const Name = headingLevel === 2 ? 'h2' : 'h3';
+  const soldOut = isSoldOut(product);
   return (
     <Link
       to={`/product/${product._id}`}
       className="group block rounded-lg focus-visible:outline-offset-4"
       data-testid="product-card"
     >
-      <div className="mb-3 aspect-[4/5] overflow-hidden rounded-lg bg-gray-100">
+      <div className="relative mb-3 aspect-[4/5] overflow-hidden rounded-lg bg-gray-100">
         {image && (
           <img
             src={image.url}
@@ -28,9 +39,10 @@ export function ProductCard({ product, eager = false, headingLevel = 3 }: Produc
             height={500}
             loading={eager ? 'eager' : 'lazy'}
             decoding="async"
-            className="h-full w-full object-cover transition-transform duration-300 group-hover:scale-105"
+            className={`h-full w-full object-cover transition-transform duration-300 group-hover:scale-105 ${soldOut ? 'opacity-60' : ''}`}
           />
         )}
+        {soldOut && <SoldOutBadge />}
       </div>
       <Name className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</Name>
       <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />

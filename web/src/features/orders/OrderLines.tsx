@@ -1,7 +1,21 @@
 import type { OrderLineJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
 
-/** The items of an order: image, name, size/colour, unit price, quantity, line total. */
+/** "Size: M | Color: Green" (what the line has of each). */
+export const lineOptions = (line: Pick<OrderLineJson, 'size' | 'color'>) =>
+  [line.size && `Size: ${line.size}`, line.color && `Color: ${line.color}`].filter(Boolean).join(' | ');
+
+/** The variant's SKU, when the line has one (orders placed before variants have none). */
+export function LineSku({ sku }: { sku?: string }) {
+  if (!sku) return null;
+  return (
+    <span className="block font-mono text-xs text-gray-600" data-testid="line-sku">
+      SKU: {sku}
+    </span>
+  );
+}
+
+/** The items of an order: image, name, size/colour, the variant's SKU, unit price, quantity, line total. */
 export function OrderLines({ lines }: { lines: OrderLineJson[] }) {
   return (
     <>
@@ -18,8 +32,10 @@ export function OrderLines({ lines }: { lines: OrderLineJson[] }) {
             />
             <div className="min-w-0 flex-1">
               <p className="font-medium text-gray-900">{line.name}</p>
+              {lineOptions(line) && <p className="text-gray-600">{lineOptions(line)}</p>}
+              <LineSku sku={line.sku} />
               <p className="text-gray-600">
-                {[line.size, line.color].filter(Boolean).join(' | ')} · {line.quantity} × <Price value={line.price} />
+                {line.quantity} × <Price value={line.price} />
               </p>
             </div>
             <Price value={line.price * line.quantity} className="font-semibold whitespace-nowrap" />
@@ -57,7 +73,8 @@ export function OrderLines({ lines }: { lines: OrderLineJson[] }) {
                   />
                   <span>
                     <span className="block font-medium text-gray-900">{line.name}</span>
-                    <span className="text-gray-600">{[line.size, line.color].filter(Boolean).join(' | ')}</span>
+                    <span className="block text-gray-600">{lineOptions(line)}</span>
+                    <LineSku sku={line.sku} />
                   </span>
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap">

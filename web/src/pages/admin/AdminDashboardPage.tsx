@@ -6,6 +6,7 @@ import { Price } from '@/components/Price';
 import { fetchAdminStats, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
+import { LowStockPanel } from '@/features/admin/LowStockPanel';
 import { StatusBadge } from '@/features/admin/StatusBadge';
 import { formatDate, formatDay } from '@/lib/dates';
 import { formatPrice } from '@/lib/money';
@@ -107,7 +108,10 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
   );
 }
 
-/** /admin (SPEC §2, §9): revenue (the server's sum of paid order totals), counts, revenue by day, recent orders. */
+/**
+ * /admin (SPEC §2, §9): revenue (the server's sum of paid order totals), counts, revenue by day, recent orders; and
+ * the low-stock variants (issue 22), which load on their own.
+ */
 export default function AdminDashboardPage() {
   usePageMeta('Admin dashboard');
   const dispatch = useAppDispatch();
@@ -179,6 +183,9 @@ export default function AdminDashboardPage() {
           </section>
         </div>
       )}
+      <div className="mt-8">
+        <LowStockPanel />
+      </div>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { Price } from '@/components/Price';
 import { fetchAllOrders, selectAdminOrders, updateOrderStatus } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
+import { LineSku, lineOptions } from '@/features/orders/OrderLines';
 import { formatDate } from '@/lib/dates';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -13,6 +14,30 @@ import { usePageMeta } from '@/lib/usePageMeta';
 /** Cancelling gives the stock back and cannot be undone (the server refuses any change after it). */
 export const CANCEL_ORDER_CONFIRMATION =
   'Cancel this order? Its items go back on sale, and a cancelled order cannot change status again.';
+
+/** The order's lines, folded: each name, size and colour, variant SKU and quantity. */
+function OrderItems({ order }: { order: OrderJson }) {
+  const units = order.orderItems.reduce((n, line) => n + line.quantity, 0);
+  return (
+    <details className="max-sm:text-left">
+      <summary className="cursor-pointer whitespace-nowrap text-blue-700 underline">
+        {units} {units === 1 ? 'item' : 'items'}
+        <span className="sr-only"> of order #{order._id}</span>
+      </summary>
+      <ul className="mt-2 min-w-56 space-y-2" aria-label={`Items of order #${order._id}`}>
+        {order.orderItems.map((line) => (
+          <li key={`${line.productId}|${line.size}|${line.color}`} data-testid="admin-order-line">
+            <span className="block font-medium text-gray-900">
+              {line.quantity} × {line.name}
+            </span>
+            {lineOptions(line) && <span className="block text-gray-600">{lineOptions(line)}</span>}
+            <LineSku sku={line.sku} />
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
 
 function OrderRow({ order }: { order: OrderJson }) {
   const dispatch = useAppDispatch();
@@ -40,6 +65,9 @@ function OrderRow({ order }: { order: OrderJson }) {
       <Cell label="Customer">{order.user?.name ?? 'Unknown'}</Cell>
       <Cell label="Date" className="whitespace-nowrap">
         {formatDate(order.createdAt)}
+      </Cell>
+      <Cell label="Items">
+        <OrderItems order={order} />
       </Cell>
       <Cell label="Total Price" align="right" className="tabular-nums">
         <Price value={order.totalPrice} />
@@ -79,6 +107,7 @@ const ORDER_COLUMNS = [
   { label: 'Order ID' },
   { label: 'Customer' },
   { label: 'Date' },
+  { label: 'Items' },
   { label: 'Total Price', align: 'right' as const },
   { label: 'Status' },
   { label: 'Actions' },

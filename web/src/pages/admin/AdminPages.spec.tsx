@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { RevenueDayJson } from '@shop/contracts';
 import { selectAdminProducts } from '@/features/admin/adminProductsSlice';
 import { initialAuthState } from '@/features/auth/authSlice';
-import { aProduct, anOrder, aUser, fakeApi, holdApi, renderWithProviders, someStats } from '@/test/utils';
+import { aProduct, anOrder, aUser, fakeApi, holdApi, renderWithProviders, someStats, variantsOf } from '@/test/utils';
 import AdminArea from './AdminArea';
 // the area's pages are lazy: loaded here once, so that each test finds them at once
 import './AdminDashboardPage';
@@ -21,6 +21,7 @@ jest.mock('@/features/admin/RevenueChart', () => ({
 const me = aUser({ _id: '65a0000000000000000000a1', name: 'Ada Admin', email: 'admin@example.com', role: 'admin' });
 const asAdmin = { auth: { ...initialAuthState(), user: me, token: 't' } };
 const location = () => screen.getByTestId('location').textContent;
+const noLowStock = { 'GET /api/admin/products/low-stock': { body: { threshold: 5, variants: [] } } };
 const renderAdmin = (route: string) =>
   renderWithProviders(<AdminArea />, { route, path: '/admin/*', preloadedState: asAdmin });
 
@@ -32,7 +33,7 @@ afterEach(() => confirm.mockRestore());
 
 describe('admin layout', () => {
   it('has the sidebar links Users, Products, Orders, Shop and Logout; Logout signs out and goes to the shop', async () => {
-    fakeApi({ 'GET /api/admin/stats': { body: someStats() } });
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, ...noLowStock });
     const { store } = renderAdmin('/admin');
     const sidebar = screen.getByRole('complementary', { name: 'Admin sidebar' });
     const nav = within(sidebar).getByRole('navigation', { name: 'Admin' });
@@ -53,7 +54,7 @@ describe('admin layout', () => {
   });
 
   it('on a phone the sidebar opens from a toggle, and closes when a link is followed', async () => {
-    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, 'GET /api/admin/orders': { body: [] } });
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, 'GET /api/admin/orders': { body: [] }, ...noLowStock });
     renderAdmin('/admin');
     await userEvent.click(screen.getByRole('button', { name: 'Open admin menu' }));
     const menu = screen.getByRole('dialog', { name: 'Admin menu' });
@@ -66,7 +67,7 @@ describe('admin layout', () => {
 
 describe('admin dashboard', () => {
   it('shows the revenue the server computed, the counts, the chart with a table of its figures, recent orders in £', async () => {
-    fakeApi({ 'GET /api/admin/stats': { body: someStats() } });
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, ...noLowStock });
     renderAdmin('/admin');
     expect(await screen.findByTestId('revenue')).toHaveTextContent('£1,234.50');
     expect(screen.getByTestId('order-count')).toHaveTextContent('3');
@@ -84,6 +85,7 @@ describe('admin dashboard', () => {
   it('says "No recent orders found." and copes with the product count missing', async () => {
     fakeApi({
       'GET /api/admin/stats': { body: someStats({ recentOrders: [], products: null, orders: 0, revenue: 0 }) },
+      ...noLowStock,
     });
     renderAdmin('/admin');
     expect(await screen.findByText('No recent orders found.')).toBeInTheDocument();
@@ -98,11 +100,84 @@ describe('admin dashboard', () => {
         ++calls === 1
           ? { status: 503, body: { message: 'Orders are unavailable, try again shortly', statusCode: 503 } }
           : { body: someStats() },
+      ...noLowStock,
     });
     renderAdmin('/admin');
     expect(await screen.findByRole('alert')).toHaveTextContent('Orders are unavailable, try again shortly');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('revenue')).toHaveTextContent('£1,234.50');
+  });
+});
+
+describe('admin dashboard: low stock', () => {
+  const lowStock = {
+    threshold: 5,
+    variants: [
+      {
+        productId: '65a000000000000000000001',
+        name: 'Packers Home Jersey',
+        sku: 'GB-1-M-GREEN',
+        size: 'M',
+        color: 'Green',
+        countInStock: 0,
+      },
+      {
+        productId: '65a000000000000000000002',
+        name: 'Eagles Beanie',
+        sku: 'PHI-2',
+        size: null,
+        color: null,
+        countInStock: 3,
+      },
+    ],
+  };
+
+  it('lists the low-stock variants: name, size, colour, SKU and units, each linking to its product', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, 'GET /api/admin/products/low-stock': { body: lowStock } });
+    renderAdmin('/admin');
+    const panel = await screen.findByRole('region', { name: 'Low-stock variants' });
+    const rows = within(panel).getAllByTestId('low-stock-row');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/Packers Home Jersey.*M.*Green.*GB-1-M-GREEN.*0 \(sold out\)/),
+      expect.stringMatching(/Eagles Beanie.*—.*—.*PHI-2.*3/),
+    ]);
+    expect(within(rows[0]).getByRole('link', { name: 'Packers Home Jersey' })).toHaveAttribute(
+      'href',
+      '/admin/products/65a000000000000000000001/edit',
+    );
+    expect(screen.getByText('Variants with 5 units or fewer')).toBeInTheDocument();
+  });
+
+  it('says "No low-stock variants" when none is low', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, ...noLowStock });
+    renderAdmin('/admin');
+    expect(await screen.findByText('No low-stock variants')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the list cannot be had, and tries again; the rest of the dashboard stays", async () => {
+    let calls = 0;
+    fakeApi({
+      'GET /api/admin/stats': { body: someStats() },
+      'GET /api/admin/products/low-stock': () =>
+        ++calls === 1
+          ? { status: 503, body: { message: 'Catalog is unavailable', statusCode: 503 } }
+          : { body: lowStock },
+    });
+    renderAdmin('/admin');
+    const section = await screen.findByRole('region', { name: 'Low stock' });
+    expect(await within(section).findByRole('alert')).toHaveTextContent('Catalog is unavailable');
+    expect(await screen.findByTestId('revenue')).toHaveTextContent('£1,234.50');
+    await userEvent.click(within(section).getByRole('button', { name: 'Try again' }));
+    expect(await within(section).findAllByTestId('low-stock-row')).toHaveLength(2);
+  });
+
+  it('shows that it is loading until the list comes', async () => {
+    fakeApi({ 'GET /api/admin/stats': { body: someStats() }, ...noLowStock });
+    const release = holdApi((config) => config.url === '/api/admin/products/low-stock');
+    renderAdmin('/admin');
+    expect(await screen.findByText('Loading low-stock variants...')).toBeInTheDocument();
+    release();
+    expect(await screen.findByText('No low-stock variants')).toBeInTheDocument();
   });
 });
 
@@ -204,10 +279,26 @@ describe('admin products', () => {
       'href',
       `/admin/products/${jersey._id}/edit`,
     );
+    expect(within(row).getByRole('cell', { name: '0 of 6' })).toBeInTheDocument();
     const draft = screen.getByRole('row', { name: /Eagles Beanie/ });
     expect(draft).toHaveTextContent('Draft');
     expect(draft).toHaveTextContent('Out of stock');
+    expect(within(draft).getByRole('cell', { name: '6 of 6' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add product' })).toHaveAttribute('href', '/admin/products/new');
+  });
+
+  it("shows each product's total stock and how many of its variants are sold out", async () => {
+    const some = aProduct({
+      _id: '65a000000000000000000003',
+      name: 'Ravens Hoodie',
+      variants: variantsOf(aProduct(), [0, 5, 0, 2, 1, 0]),
+    });
+    fakeApi({ 'GET /api/admin/products': { body: [some] } });
+    renderAdmin('/admin/products');
+    const row = await screen.findByRole('row', { name: /Ravens Hoodie/ });
+    expect(within(row).getByRole('cell', { name: '8' })).toBeInTheDocument();
+    expect(within(row).getByRole('cell', { name: '3 of 6' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Sold-out variants' })).toBeInTheDocument();
   });
 
   it('says "No Products found." when there are none', async () => {
@@ -269,6 +360,121 @@ describe('admin products', () => {
     expect(screen.getByRole('row', { name: /Packers Home Jersey/ })).toHaveTextContent('£89.50');
   });
 
+  it('edits stock as a grid, sizes down and colours across, each cell labelled with its SKU; sends the whole grid as variants', async () => {
+    // S, M, L × Green, White: 4 4 / 3 3 / 3 3
+    const calls = fakeApi({
+      [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
+      [`PUT /api/admin/products/${jersey._id}`]: { body: jersey },
+      'GET /api/admin/products': { body: [jersey] },
+    });
+    renderAdmin(`/admin/products/${jersey._id}/edit`);
+    const form = await screen.findByTestId('product-form');
+    const grid = within(form).getByTestId('stock-grid');
+    expect(within(form).queryByLabelText('Count in stock')).not.toBeInTheDocument();
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Size', 'Green', 'White']);
+    expect(
+      within(grid)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['S', 'M', 'L']);
+    expect(within(grid).getByLabelText('Stock for M / Green')).toHaveValue(3);
+    expect(within(grid).getByLabelText('SKU for M / Green')).toHaveValue('GB-1-M-GREEN');
+    expect(within(grid).getByTestId('stock-total')).toHaveTextContent('Total: 20 units in 6 variants');
+
+    // the grid follows the sizes and colours as they are edited: new cells start at 0
+    const sizes = within(form).getByLabelText('Sizes (comma-separated)');
+    await userEvent.clear(sizes);
+    await userEvent.type(sizes, 'S, M, XL');
+    await userEvent.click(within(form).getByRole('checkbox', { name: 'Black' }));
+    expect(
+      within(grid)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['S', 'M', 'XL']);
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Size', 'Green', 'White', 'Black']);
+    expect(within(grid).getByLabelText('Stock for XL / Black')).toHaveValue(0);
+    expect(within(grid).getByLabelText('SKU for XL / Black')).toHaveValue('');
+    expect(within(grid).getByLabelText('SKU for XL / Black')).toHaveAttribute('placeholder', 'GB-1-XL-Black');
+    expect(within(grid).getByLabelText('Stock for M / White')).toHaveValue(3);
+
+    const cell = within(grid).getByLabelText('Stock for XL / Black');
+    await userEvent.clear(cell);
+    await userEvent.type(cell, '3');
+    await userEvent.click(within(form).getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const body = calls.find((c) => c.method === 'PUT')?.data as Record<string, unknown>;
+    expect(body).not.toHaveProperty('countInStock');
+    expect(body.variants).toEqual([
+      { size: 'S', color: 'Green', countInStock: 4, sku: 'GB-1-S-GREEN' },
+      { size: 'S', color: 'White', countInStock: 4, sku: 'GB-1-S-WHITE' },
+      { size: 'S', color: 'Black', countInStock: 0 },
+      { size: 'M', color: 'Green', countInStock: 3, sku: 'GB-1-M-GREEN' },
+      { size: 'M', color: 'White', countInStock: 3, sku: 'GB-1-M-WHITE' },
+      { size: 'M', color: 'Black', countInStock: 0 },
+      { size: 'XL', color: 'Green', countInStock: 0 },
+      { size: 'XL', color: 'White', countInStock: 0 },
+      { size: 'XL', color: 'Black', countInStock: 3 },
+    ]);
+  });
+
+  it('sets every cell at once with "Set all to", and an edited SKU goes with its cell', async () => {
+    const calls = fakeApi({
+      [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
+      [`PUT /api/admin/products/${jersey._id}`]: { body: jersey },
+      'GET /api/admin/products': { body: [jersey] },
+    });
+    renderAdmin(`/admin/products/${jersey._id}/edit`);
+    const grid = await screen.findByTestId('stock-grid');
+    const apply = within(grid).getByRole('button', { name: 'Apply to all' });
+    expect(apply).toBeDisabled();
+    await userEvent.type(within(grid).getByLabelText('Set all to'), '7{Enter}');
+    expect(
+      within(grid)
+        .getAllByRole('spinbutton', { name: /^Stock for/ })
+        .map((i) => (i as HTMLInputElement).value),
+    ).toEqual(['7', '7', '7', '7', '7', '7']);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false); // Enter set the grid, it did not save
+    await userEvent.clear(within(grid).getByLabelText('Set all to'));
+    await userEvent.type(within(grid).getByLabelText('Set all to'), '2');
+    await userEvent.click(apply);
+    expect(within(grid).getByTestId('stock-total')).toHaveTextContent('Total: 12 units');
+    const sku = within(grid).getByLabelText('SKU for L / White');
+    await userEvent.clear(sku);
+    await userEvent.type(sku, 'GB-1-L-WHT');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Product' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const variants = (calls.find((c) => c.method === 'PUT')?.data as { variants: Array<Record<string, unknown>> })
+      .variants;
+    expect(variants.map((v) => v.countInStock)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(variants[5]).toEqual({ size: 'L', color: 'White', countInStock: 2, sku: 'GB-1-L-WHT' });
+  });
+
+  it("shows the server's 409 when a size held by a checkout is taken off, and keeps the form", async () => {
+    fakeApi({
+      [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
+      [`PUT /api/admin/products/${jersey._id}`]: {
+        status: 409,
+        body: { message: 'Size L is held by a checkout: it cannot be removed yet', statusCode: 409 },
+      },
+    });
+    renderAdmin(`/admin/products/${jersey._id}/edit`);
+    const form = await screen.findByTestId('product-form');
+    const sizes = within(form).getByLabelText('Sizes (comma-separated)');
+    await userEvent.clear(sizes);
+    await userEvent.type(sizes, 'S, M');
+    await userEvent.click(within(form).getByRole('button', { name: 'Update Product' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Size L is held by a checkout');
+    expect(location()).toBe(`/admin/products/${jersey._id}/edit`);
+  });
+
   it("keeps the form and shows the server's message when saving fails", async () => {
     fakeApi({
       [`GET /api/admin/products/${jersey._id}`]: { body: jersey },
@@ -299,6 +505,9 @@ describe('admin products', () => {
     await userEvent.type(within(form).getByLabelText(/^Price/), '24.99');
     await userEvent.selectOptions(within(form).getByLabelText(/^Category/), 'Accessories');
     await userEvent.click(within(form).getByRole('checkbox', { name: 'Purple' }));
+    const stock = within(form).getByLabelText('Stock for Purple');
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '12');
 
     const file = new File(['png'], 'cap.png', { type: 'image/png' });
     await userEvent.upload(within(form).getByLabelText('Upload image'), file);
@@ -320,6 +529,8 @@ describe('admin products', () => {
       colors: ['Purple'],
       isPublished: true,
       images: [{ url: '/uploads/0123456789abcdef0123456789abcdef.webp', altText: 'Ravens Cap' }],
+      // no sizes: one row, "One size", and its stock as typed
+      variants: [{ size: null, color: 'Purple', countInStock: 12 }],
     });
   });
 
@@ -384,6 +595,17 @@ describe('admin orders', () => {
       { status: 'Shipped' },
       { status: 'Delivered' },
     ]);
+  });
+
+  it("lists each order's items with size, colour and the variant SKU", async () => {
+    fakeApi({ 'GET /api/admin/orders': { body: [order] } });
+    renderAdmin('/admin/orders');
+    const row = await screen.findByRole('row', { name: new RegExp(order._id) });
+    await userEvent.click(within(row).getByText('1 item'));
+    const items = within(row).getByRole('list', { name: `Items of order #${order._id}` });
+    expect(items).toHaveTextContent("1 × Green Bay Packers Men's Home Game Jersey");
+    expect(items).toHaveTextContent('Size: M | Color: Green');
+    expect(items).toHaveTextContent('SKU: GB-JSY-HOME-M-M-GREEN');
   });
 
   it('asks before cancelling, and a cancelled order cannot change any more', async () => {

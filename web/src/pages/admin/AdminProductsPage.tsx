@@ -18,6 +18,9 @@ function ProductRow({ product }: { product: ProductJson }) {
   const dispatch = useAppDispatch();
   const deleting = useAppSelector((s) => selectAdminProducts(s).deleting.includes(product._id));
   const image = product.images[0];
+  const variants = product.variants?.length ?? 0;
+  // counted here rather than with the shop's stock helpers, which then stay in the shop's own chunks
+  const soldOut = (product.variants ?? []).filter((v) => v.countInStock <= 0).length;
 
   const remove = async () => {
     if (!window.confirm(DELETE_PRODUCT_CONFIRMATION)) return;
@@ -82,6 +85,13 @@ function ProductRow({ product }: { product: ProductJson }) {
       >
         {product.countInStock === 0 ? 'Out of stock' : product.countInStock}
       </Cell>
+      <Cell
+        label="Sold-out variants"
+        align="right"
+        className={`tabular-nums ${soldOut > 0 ? 'font-semibold text-amber-800' : 'text-gray-600'}`}
+      >
+        {soldOut} of {variants}
+      </Cell>
       <Cell label="Actions" className="whitespace-nowrap">
         <span>
           <Link
@@ -112,6 +122,7 @@ const PRODUCT_COLUMNS = [
   { label: 'Price', align: 'right' as const },
   { label: 'SKU' },
   { label: 'Stock', align: 'right' as const },
+  { label: 'Sold-out variants', align: 'right' as const },
   { label: 'Actions' },
 ];
 
