@@ -243,7 +243,8 @@ describe('gateway: a guest cart read answered by the gateway is the cart service
 
     // Stock writes move the version; pricing is unchanged by them, and a quantity above the stock stays as stored.
     const stock = shop.catalog.app.get(StockService);
-    await stock.reserve({ checkoutId: `gr-${seed}`, lines: [{ productId: ids[0], quantity: 1 }] });
+    const unit = { productId: ids[0], quantity: 1, size: 'S', color: 'Green' };
+    await stock.reserve({ checkoutId: `gr-${seed}`, lines: [unit] });
     await stock.release({ checkoutId: `gr-${seed}` });
     await copyCurrent();
     for (const guestId of guestIds) expect(await same(`/api/cart?guestId=${guestId}`)).toBe(true);
