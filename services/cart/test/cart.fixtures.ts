@@ -1,7 +1,7 @@
 // Cart suites run the real cart and the real catalog in this process, in one RabbitMQ namespace, on the
 // test servers (MongoDB-wire, Redis, RabbitMQ): cart prices every line by asking catalog over RabbitMQ.
 import { getModelToken } from '@nestjs/mongoose';
-import { toPence } from '@shop/contracts';
+import { toPence, variantCells } from '@shop/contracts';
 import { request, startTestService, uniqueSuffix, type TestService } from '@shop/nest-common/testing';
 import { EventBus, namespacedExchange } from '@shop/nest-common';
 import type Redis from 'ioredis';
@@ -51,6 +51,7 @@ export async function startShop(cartEnv: Record<string, string> = {}): Promise<S
 export interface ProductSpec {
   name?: string;
   price?: number;
+  /** The stock of each of its variants (every size × colour). */
   countInStock?: number;
   sizes?: string[];
   colors?: string[];
@@ -59,22 +60,35 @@ export interface ProductSpec {
   isPublished?: boolean;
 }
 
-/** Inserts a product into the catalog's own database (the catalog then prices it like any other). */
+/**
+ * Inserts a product into the catalog's own database (the catalog then prices it like any other), with a variant
+ * per size × colour, each `countInStock` units.
+ */
 export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<string> {
   const products = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
   const id = new Types.ObjectId();
   const name = spec.name ?? `Packers Jersey ${id.toHexString().slice(-5)}`;
+  const sku = `SKU-${id.toHexString()}`;
+  const sizes = spec.sizes ?? ['S', 'M', 'L'];
+  const colors = spec.colors ?? ['Green', 'White'];
+  const variants = variantCells(sizes, colors).map((cell) => ({
+    sku: [sku, cell.size, cell.color].filter(Boolean).join('-').toUpperCase(),
+    ...cell,
+    countInStock: spec.countInStock ?? 50,
+    soldCount: 0,
+  }));
   await products.collection.insertOne({
     _id: id,
     name,
     description: `${name}, official team merchandise.`,
     pricePence: toPence(spec.price ?? 25),
-    countInStock: spec.countInStock ?? 50,
-    sku: `SKU-${id.toHexString()}`,
+    countInStock: variants.reduce((sum, v) => sum + v.countInStock, 0),
+    variants,
+    sku,
     category: 'Top Wear',
     brand: 'Green Bay Packers',
-    sizes: spec.sizes ?? ['S', 'M', 'L'],
-    colors: spec.colors ?? ['Green', 'White'],
+    sizes,
+    colors,
     collections: '',
     material: 'Cotton',
     gender: 'Men',

@@ -10,10 +10,18 @@ const l = (productId: string, quantity: number, size = 'M', color = 'Red'): Stor
 describe('cart arithmetic', () => {
   it('merges guest lines: the same line adds up, capped by stock, other sizes stay apart, unsold products are left out', () => {
     const caps: Record<string, number> = { a: 5, b: 99, c: 0 };
-    const merged = mergeLines([l('a', 3), l('b', 1)], [l('a', 4), l('b', 2, 'L'), l('c', 1), l('gone', 2)], (id) =>
-      id in caps ? lineCap(caps[id]) : undefined,
+    const merged = mergeLines(
+      [l('a', 3), l('b', 1)],
+      [l('a', 4), l('b', 2, 'L'), l('c', 1), l('gone', 2)],
+      ({ productId }) => (productId in caps ? lineCap(caps[productId]) : undefined),
     );
     expect(merged).toEqual([l('a', 5), l('b', 1), l('b', 2, 'L')]);
+  });
+
+  it('caps each line by its own variant’s stock', () => {
+    const caps: Record<string, number> = { M: 1, L: 0, S: 4 };
+    const merged = mergeLines([], [l('a', 3, 'M'), l('a', 2, 'L'), l('a', 2, 'S')], ({ size }) => lineCap(caps[size]));
+    expect(merged).toEqual([l('a', 1, 'M'), l('a', 2, 'S')]);
   });
 
   it('never lowers a line the user already had above a stock that fell since', () => {

@@ -18,17 +18,17 @@ export function lineCap(countInStock: number): number {
 }
 
 /**
- * Adds guest lines into a user's lines: the same line adds up, capped by stock (and 99); a product that
- * is gone or sold out is left out. `capOf` answers undefined for a product that no longer sells.
+ * Adds guest lines into a user's lines: the same line adds up, capped by its variant's stock (and 99); a product
+ * that is gone or a variant sold out is left out. `capOf` answers undefined for a product that no longer sells.
  */
 export function mergeLines(
   into: StoredLine[],
   from: StoredLine[],
-  capOf: (productId: string) => number | undefined,
+  capOf: (line: StoredLine) => number | undefined,
 ): StoredLine[] {
   const merged = into.map((line) => ({ ...line }));
   for (const line of from) {
-    const cap = capOf(line.productId);
+    const cap = capOf(line);
     if (cap === undefined || cap <= 0) continue;
     const existing = merged.find((l) => sameLine(l, line));
     if (existing) existing.quantity = Math.max(existing.quantity, Math.min(existing.quantity + line.quantity, cap));

@@ -9,6 +9,7 @@ import {
 } from '@shop/cart-model';
 import { CART_MESSAGES, MAX_CART_LINES, type CartJson, type OrderPlacedEvent } from '@shop/contracts';
 import { CatalogProducts, type ProductInfo } from '../catalog/catalog-products';
+import { forLine, variantOf } from '../catalog/variant-stock';
 import {
   findLine,
   lineCap,
@@ -81,7 +82,8 @@ export class CartService {
     const result = await this.carts.change(
       owner,
       (cart) => {
-        const next = withLineAdded(cart, key, line.quantity, product);
+        // Stock is kept per size × colour: the line may hold what its variant has.
+        const next = withLineAdded(cart, key, line.quantity, forLine(product, key));
         if (isRefusal(next)) throw refused(next);
         return next;
       },
@@ -96,7 +98,7 @@ export class CartService {
     const product = products.get(key.productId);
     if (line.quantity > 0) {
       if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-      const problem = quantityProblem(line.quantity, product);
+      const problem = quantityProblem(line.quantity, forLine(product, key));
       if (problem) throw refused(problem);
     }
     const result = await this.carts.change(
@@ -149,9 +151,9 @@ export class CartService {
         if (missing.length) for (const [id, info] of await this.products.getMany(missing)) products.set(id, info);
         const changed = await this.carts.changeLocked(user, (cart) => {
           if (!taken.lines.length || (taken.cartId && cart.mergedCarts.includes(taken.cartId))) return undefined;
-          const capOf = (id: string) => {
-            const info = products.get(id);
-            return info ? lineCap(info.countInStock) : undefined;
+          const capOf = (line: LineKey) => {
+            const info = products.get(line.productId);
+            return info ? lineCap(forLine(info, line).countInStock) : undefined;
           };
           const lines = mergeLines(cart.lines, taken.lines, capOf).slice(0, MAX_CART_LINES);
           return {
@@ -220,8 +222,17 @@ export class CartService {
     return this.priced(owner, cart, products);
   }
 
-  /** The cart as the API shows it: current names, images and prices; totals summed in pence (@shop/cart-model). */
+  /**
+   * The cart as the API shows it: current names, images and prices; totals summed in pence (@shop/cart-model); and
+   * each line's variant SKU and current stock (the drawer warns when it fell below the line's quantity).
+   */
   private priced(owner: CartOwner, cart: StoredCart | null, products: Map<string, ProductInfo | null>): CartJson {
-    return pricedCart(owner, cart, (productId) => products.get(productId));
+    const json = pricedCart(owner, cart, (productId) => products.get(productId));
+    json.products = json.products.map((line) => {
+      const product = products.get(line.productId);
+      const variant = product && variantOf(product, line);
+      return variant ? { ...line, sku: variant.sku, countInStock: variant.countInStock } : line;
+    });
+    return json;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { cartProductOfPricedLine } from '@shop/cart-model';
-import { PATTERNS, type PriceLinesResponse } from '@shop/contracts';
+import { PATTERNS, type PriceLinesResponse, type VariantJson } from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { CartConfig } from '../config/cart.config';
 
@@ -12,7 +12,10 @@ export interface ProductInfo {
   pricePence: number;
   sizes: string[];
   colors: string[];
+  /** The whole product's (the sum of its variants'); a line is checked against its variant's (variant-stock.ts). */
   countInStock: number;
+  /** Each size × colour with its SKU and stock. */
+  variants: VariantJson[];
 }
 
 interface Entry {
@@ -129,6 +132,7 @@ export class CatalogProducts {
               sizes: line.sizes ?? [],
               colors: line.colors ?? [],
               countInStock: line.countInStock ?? 0,
+              variants: line.variants ?? [],
             }
           : null,
       });
