@@ -62,38 +62,6 @@ describe('cart and the catalog', () => {
     fetched.mockRestore();
   });
 
-  it("holds a line to its variant's stock: a sold-out size is refused while another sells, and a read tells the stock", async () => {
-    const id = await addProduct(shop, { price: 30, countInStock: 2 });
-    const model = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
-    // The Medium in Green sold out (as a stock write would leave it): the other variants keep their 2.
-    const stored = (await model.collection.findOne({ _id: new Types.ObjectId(id) })) as unknown as {
-      variants: Array<{ size: string; color: string; countInStock: number }>;
-    };
-    const variants = stored.variants.map((v) =>
-      v.size === 'M' && v.color === 'Green' ? { ...v, countInStock: 0 } : v,
-    );
-    await model.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { variants, countInStock: 10 } });
-    await shop.bus.publish(EVENTS.catalog.productChanged, { productId: id });
-    const guestId = newGuestId();
-    await waitFor('the sold-out Medium refused', async () => (await api.add(line(id, guestId))).status === 409);
-    const refused = await api.add(line(id, guestId));
-    expect(refused.body).toEqual({ statusCode: 409, message: 'This item is out of stock' });
-
-    const small = await api.add({ ...line(id, guestId, 2), size: 'S' });
-    expect(small.status).toBe(201);
-    expect(small.body.products).toEqual([
-      expect.objectContaining({
-        size: 'S',
-        color: 'Green',
-        quantity: 2,
-        countInStock: 2,
-        sku: `SKU-${id}-S-GREEN`.toUpperCase(),
-      }),
-    ]);
-    const more = await api.add({ ...line(id, guestId), size: 'S' });
-    expect(more.body).toEqual({ statusCode: 409, message: 'Only 2 left in stock' });
-  });
-
   it('answers a clear 503 when the catalog cannot be asked, and leaves the cart as it was', async () => {
     // A cart whose catalog never answers: nothing consumes the catalog's request queue in its namespace.
     const alone = await startTestService('cart', CartAppModule, {

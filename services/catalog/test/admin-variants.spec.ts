@@ -53,6 +53,27 @@ describe('catalog: variants through the admin API', () => {
     expect((await request<ProductJson>(url(`/api/products/${res.body._id}`))).body.variants).toEqual(res.body.variants);
   });
 
+  it('keeps listing a product under a size or colour it offers, sold out in it or not', async () => {
+    const res = await create(
+      newProductBody({
+        sku: 'FILTER-1',
+        name: 'Filterable Sold Out Jersey',
+        sizes: ['M', 'L'],
+        colors: ['Navy'],
+        variants: [
+          { size: 'M', color: 'Navy', countInStock: 0 },
+          { size: 'L', color: 'Navy', countInStock: 0 },
+        ],
+      }),
+    );
+    expect(res.body.countInStock).toBe(0);
+    for (const query of ['size=M', 'color=Navy', 'size=m&color=navy']) {
+      const listed = await request<ProductJson[]>(url(`/api/products?${query}&search=Filterable`));
+      expect([query, listed.body.map((p) => p.sku)]).toEqual([query, ['FILTER-1']]);
+    }
+    expect((await request<ProductJson[]>(url('/api/products?size=XL&search=Filterable'))).body).toEqual([]);
+  });
+
   it('gives a product without sizes or colours one variant, whose stock a bare countInStock sets', async () => {
     const res = await create(
       newProductBody({ sku: 'BALL-1', sizes: [], colors: [], variants: undefined, countInStock: 6 }),
