@@ -21,6 +21,7 @@ import {
   expectToastAccessible as toastCheck,
   login,
   uniqueEmail,
+  variantsFor,
   type E2eEnv,
 } from './support';
 
@@ -152,7 +153,7 @@ describe('admin area (browser)', () => {
       name: editName,
       description: 'A jersey the admin journey edits.',
       price: 45,
-      countInStock: 30,
+      variants: variantsFor(['M', 'L'], ['Green'], 30),
       sku: `E2E-ADM-${tag}`,
       category: 'Top Wear',
       gender: 'Men',
@@ -320,12 +321,17 @@ describe('admin area (browser)', () => {
     await form.getByLabel('Product Name').fill(name);
     await form.getByLabel('Description').fill('A structured cap for the admin journey.');
     await form.getByLabel(/^Price/).fill('24.99');
-    await form.getByLabel('Count in stock', { exact: true }).fill('12');
     await form.getByLabel('Category').selectOption('Accessories');
     await form.getByLabel('Gender', { exact: true }).selectOption('Unisex');
     await form.getByLabel('Brand', { exact: true }).fill('Baltimore Ravens');
     await form.getByLabel('Sizes (comma-separated)', { exact: true }).fill(' M , L ');
     await form.getByRole('checkbox', { name: 'Purple', exact: true }).check();
+    // stock per size and colour (issue 22): every cell of the grid set at once, then one of them on its own
+    await form.getByLabel('Set all to', { exact: true }).fill('12');
+    await form.getByRole('button', { name: 'Apply to all', exact: true }).click();
+    await expect(form.getByLabel('Stock for M / Purple', { exact: true }).inputValue()).resolves.toBe('12');
+    await form.getByLabel('Stock for L / Purple', { exact: true }).fill('7');
+    await expect(form.getByTestId('stock-cell').count()).resolves.toBe(2);
     await form.getByLabel('Upload image', { exact: true }).setInputFiles(imageFile);
     const preview = form.getByTestId('product-image').getByRole('img');
     await preview.waitFor();
@@ -343,9 +349,16 @@ describe('admin area (browser)', () => {
         _id: string;
         name: string;
         sizes: string[];
+        countInStock: number;
+        variants: Array<{ size: string | null; color: string | null; countInStock: number }>;
       }>
     ).find((p) => p.name === name);
     expect(created?.sizes).toEqual(['M', 'L']);
+    expect(created?.variants.map((v) => [v.size, v.color, v.countInStock])).toEqual([
+      ['M', 'Purple', 12],
+      ['L', 'Purple', 7],
+    ]);
+    expect(created?.countInStock).toBe(19);
     const shop = await admin.newPage();
     try {
       await shop.goto(`${env.baseUrl}/product/${created?._id}`, { waitUntil: 'networkidle' });
@@ -368,11 +381,15 @@ describe('admin area (browser)', () => {
     const form = page.getByTestId('product-form');
     await expect(form.getByLabel('Product Name').inputValue()).resolves.toBe(editName);
     await expect(form.getByLabel('Sizes (comma-separated)', { exact: true }).inputValue()).resolves.toBe('M, L');
+    // the grid holds each variant's stock: the journey's order took 2 of M / Green
+    await expect(form.getByLabel('Stock for M / Green', { exact: true }).inputValue()).resolves.toBe('28');
+    await expect(form.getByLabel('Stock for L / Green', { exact: true }).inputValue()).resolves.toBe('30');
     await expectAccessible('product edit');
     await shoot('product-edit');
 
     await form.getByLabel(/^Price/).fill('39.5');
     await form.getByLabel('Sizes (comma-separated)', { exact: true }).fill('S,  M ,L,');
+    await expect(form.getByLabel('Stock for S / Green', { exact: true }).inputValue()).resolves.toBe('0');
     await form.getByRole('button', { name: 'Update Product', exact: true }).click();
     await page.waitForURL(/\/admin\/products$/);
     await row(editName).getByRole('cell', { name: '£39.50', exact: true }).waitFor();
@@ -381,6 +398,19 @@ describe('admin area (browser)', () => {
 
     const saved = (await call('GET', `/api/admin/products/${editId}`, adminToken)).body;
     expect({ price: saved.price, sizes: saved.sizes }).toEqual({ price: 39.5, sizes: ['S', 'M', 'L'] });
+    // a size added has its variant, at 0; the others keep their stock
+    expect(
+      saved.variants.map((v: { size: string; color: string; countInStock: number }) => [
+        v.size,
+        v.color,
+        v.countInStock,
+      ]),
+    ).toEqual([
+      ['S', 'Green', 0],
+      ['M', 'Green', 28],
+      ['L', 'Green', 30],
+    ]);
+    expect(saved.countInStock).toBe(58);
     const shop = await admin.newPage();
     try {
       await shop.goto(`${env.baseUrl}/product/${editId}`, { waitUntil: 'networkidle' });

@@ -3,7 +3,19 @@
 import amqp from 'amqplib';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { api, e2eEnv, expectJsonError, login, uniqueEmail, type ApiResponse, type E2eEnv } from './support';
+// The cart's own key of a guest cart (its store is checked here, white-box, for the sliding expiry).
+import { guestCartKey } from '../../services/cart/src/cart/model/stored-cart';
+import {
+  api,
+  cellOf,
+  e2eEnv,
+  expectJsonError,
+  login,
+  uniqueEmail,
+  variantsFor,
+  type ApiResponse,
+  type E2eEnv,
+} from './support';
 
 jest.setTimeout(60_000);
 
@@ -18,6 +30,8 @@ describe('cart through the gateway', () => {
   let other: { id: string; token: string };
   /** A product of its own per test group, so stock and prices are what each test says. */
   const products: Record<string, string> = {};
+  /** Their SKUs upper-cased (as a variant's default SKU has it), by product id. */
+  const skus: Record<string, string> = {};
   /** A real seeded image: other journeys check that every listed product's image loads. */
   let image: { url: string; altText: string };
 
@@ -34,27 +48,36 @@ describe('cart through the gateway', () => {
     return { id: res.body.user._id as string, token: res.body.token as string };
   }
 
-  async function createProduct(overrides: Record<string, unknown> = {}): Promise<string> {
+  /**
+   * A product whose every variant (size × colour) has `stockEach` units, unless `stock` says otherwise for a variant
+   * (stock is held per variant: issue 22).
+   */
+  async function createProduct(
+    overrides: Record<string, unknown> = {},
+    stockEach = 50,
+    stock: Record<string, number> = {},
+  ): Promise<string> {
     const sku = `E2E-CART-${randomUUID().slice(0, 8)}`;
+    const fields = {
+      name: `Cart Test Hoodie ${sku}`,
+      description: 'A hoodie for cart tests.',
+      price: 24.99,
+      sku,
+      category: 'Top Wear',
+      gender: 'Men',
+      brand: 'Green Bay Packers',
+      sizes: ['S', 'M', 'L'],
+      colors: ['Green', 'White'],
+      material: 'Fleece',
+      images: [image],
+      ...overrides,
+    };
     const res = await api(env.baseUrl, 'POST', '/api/admin/products', {
       token: adminToken,
-      json: {
-        name: `Cart Test Hoodie ${sku}`,
-        description: 'A hoodie for cart tests.',
-        price: 24.99,
-        countInStock: 50,
-        sku,
-        category: 'Top Wear',
-        gender: 'Men',
-        brand: 'Green Bay Packers',
-        sizes: ['S', 'M', 'L'],
-        colors: ['Green', 'White'],
-        material: 'Fleece',
-        images: [image],
-        ...overrides,
-      },
+      json: { ...fields, variants: variantsFor(fields.sizes, fields.colors, stockEach, stock) },
     });
     expect(res.status).toBe(201);
+    skus[res.body._id] = sku.toUpperCase();
     return res.body._id as string;
   }
 
@@ -82,12 +105,13 @@ describe('cart through the gateway', () => {
     adminToken = (await api(env.baseUrl, 'POST', '/api/users/login', { json: admin })).body.token;
     [customer, other] = await Promise.all([register('owner'), register('other')]);
     image = (await api(env.baseUrl, 'GET', '/api/products?limit=1')).body[0].images[0];
-    [products.a, products.b, products.few, products.price, products.gone] = await Promise.all([
+    [products.a, products.b, products.few, products.price, products.gone, products.uneven] = await Promise.all([
       createProduct(),
       createProduct({ price: 10.1, sizes: ['S', 'M'], colors: ['White'] }),
-      createProduct({ countInStock: 3 }),
+      createProduct({}, 3),
       createProduct({ price: 30 }),
       createProduct(),
+      createProduct({ sizes: ['M', 'L'], colors: ['Green'] }, 2, { [cellOf('M', 'Green')]: 0 }),
     ]);
   });
   afterAll(async () => {
@@ -115,6 +139,8 @@ describe('cart through the gateway', () => {
         quantity: 2,
         size: 'M',
         color: 'Green',
+        sku: `${skus[products.a]}-M-GREEN`,
+        countInStock: 50,
       });
     });
 
@@ -134,7 +160,7 @@ describe('cart through the gateway', () => {
     });
 
     it('keeps it in Redis with a sliding expiry that every write starts again', async () => {
-      const key = `${env.namespace}cart:guest:${id}`;
+      const key = guestCartKey(env.namespace, id);
       const ttl = await redis.ttl(key);
       expect(ttl).toBeGreaterThan(29 * 24 * 3600);
       await redis.expire(key, 1000);
@@ -168,7 +194,7 @@ describe('cart through the gateway', () => {
       expectCart(await cart('DELETE', { ...line(products.a), guestId: id }), 200, [], 0);
       const res = await read(`guestId=${id}`);
       expect(res.body).toEqual(expect.objectContaining({ guestId: id, products: [], totalPrice: 0 }));
-      expect(await redis.exists(`${env.namespace}cart:guest:${id}`)).toBe(1);
+      expect(await redis.exists(guestCartKey(env.namespace, id))).toBe(1);
     });
 
     it('answers 404 for a line that is not in the cart', async () => {
@@ -231,6 +257,24 @@ describe('cart through the gateway', () => {
       expect(put.body.message).toBe('Only 3 left in stock');
       expectCart(await read(`guestId=${few}`), 200, [[products.few, 2]], 49.98);
     });
+
+    it("holds each line to its own variant's stock: a sold-out variant is refused while another still sells", async () => {
+      const uneven = guestId();
+      const gone = await add({ ...line(products.uneven), guestId: uneven });
+      expectJsonError(gone, 409);
+      expect(gone.body.message).toBe('This item is out of stock');
+      const res = await add({ ...line(products.uneven, { size: 'L', quantity: 2 }), guestId: uneven });
+      expectCart(res, 201, [[products.uneven, 2]], 49.98);
+      expect(res.body.products[0]).toMatchObject({
+        size: 'L',
+        color: 'Green',
+        sku: `${skus[products.uneven]}-L-GREEN`,
+        countInStock: 2,
+      });
+      const more = await add({ ...line(products.uneven, { size: 'L' }), guestId: uneven });
+      expectJsonError(more, 409);
+      expect(more.body.message).toBe('Only 2 left in stock');
+    });
   });
 
   describe('whose cart', () => {
@@ -261,7 +305,7 @@ describe('cart through the gateway', () => {
         expectJsonError(await read(`guestId=${guest}`, token), 401);
         expectJsonError(await add({ ...line(products.a), guestId: guest }, token), 401);
       }
-      expect(await redis.exists(`${env.namespace}cart:guest:${guest}`)).toBe(0);
+      expect(await redis.exists(guestCartKey(env.namespace, guest))).toBe(0);
     });
 
     it('needs a well-formed guestId without a token', async () => {
@@ -298,7 +342,7 @@ describe('cart through the gateway', () => {
         5 * 24.99 + 3 * 24.99 + 10.1,
       );
       expect(merged.body.user).toBe(buyer.id);
-      expect(await redis.exists(`${env.namespace}cart:guest:${guest}`)).toBe(0);
+      expect(await redis.exists(guestCartKey(env.namespace, guest))).toBe(0);
 
       const again = await cart('POST', { guestId: guest }, buyer.token, '/merge');
       expect(again.status).toBe(200);
@@ -490,7 +534,7 @@ describe('cart through the gateway', () => {
       const nested = await api(env.baseUrl, 'POST', '/api/cart', { raw: deep });
       expect(nested.status).toBeGreaterThanOrEqual(400);
       expect(nested.status).toBeLessThan(500);
-      expect(await redis.exists(`${env.namespace}cart:guest:${guest}`)).toBe(0);
+      expect(await redis.exists(guestCartKey(env.namespace, guest))).toBe(0);
     });
   });
 });

@@ -1,7 +1,7 @@
 // The catalogue through the gateway of the running shop: the seeded NFL catalogue, its offline images, an
 // admin's edit visible on the very next read (through both caches), and an upload that streams through.
 import sharp from 'sharp';
-import { api, e2eEnv, expectJsonError, login, type E2eEnv } from './support';
+import { api, e2eEnv, expectJsonError, login, variantStock, type E2eEnv } from './support';
 
 jest.setTimeout(60_000);
 
@@ -10,6 +10,7 @@ interface Product {
   name: string;
   price: number;
   countInStock: number;
+  variants: Array<{ sku: string; size: string | null; color: string | null; countInStock: number }>;
   images: Array<{ url: string; altText: string }>;
 }
 
@@ -63,16 +64,38 @@ describe('catalogue journey through the gateway', () => {
       (await fetch(`${env.baseUrl}/api/products/${product._id}`, { headers: { 'If-None-Match': etag! } })).status,
     ).toBe(304);
 
+    // Stock is set per variant (issue 22): 7 more of one variant; the product's countInStock is the variants' sum.
+    const [variant] = product.variants;
     const updated = await api(env.baseUrl, 'PUT', `/api/admin/products/${product._id}`, {
       token: adminToken,
-      json: { countInStock: product.countInStock + 7 },
+      json: { variants: [{ size: variant.size, color: variant.color, countInStock: variant.countInStock + 7 }] },
     });
     expect(updated.status).toBe(200);
     const after = await api(env.baseUrl, 'GET', `/api/products/${product._id}`);
     expect(after.body.countInStock).toBe(product.countInStock + 7);
+    expect(variantStock(after.body, variant.size, variant.color)).toBe(variant.countInStock + 7);
     expect(after.headers.get('etag')).not.toBe(etag);
     const listed = (await api(env.baseUrl, 'GET', '/api/products?sortBy=priceDesc&limit=1')).body as Product[];
     expect(listed[0].countInStock).toBe(product.countInStock + 7);
+    expect(variantStock(listed[0], variant.size, variant.color)).toBe(variant.countInStock + 7);
+  });
+
+  it('refuses a bare countInStock for a product with several variants (400: send variants), and changes nothing', async () => {
+    // a seeded jersey (the dearest products are seeded ones: the other suites make cheaper ones, side by side)
+    const list = (await api(env.baseUrl, 'GET', '/api/products?sortBy=priceDesc&limit=5')).body as Product[];
+    const product = list.find((p) => p.variants.length > 1);
+    if (!product) throw new Error('no seeded product among the 5 dearest has several variants');
+    const refused = await api(env.baseUrl, 'PUT', `/api/admin/products/${product._id}`, {
+      token: adminToken,
+      json: { countInStock: product.countInStock + 7 },
+    });
+    expectJsonError(refused, 400);
+    expect(refused.body.message).toMatch(/variants/);
+    const after = await api(env.baseUrl, 'GET', `/api/products/${product._id}`);
+    expect({ countInStock: after.body.countInStock, variants: after.body.variants }).toEqual({
+      countInStock: product.countInStock,
+      variants: product.variants,
+    });
   });
 
   it('keeps admin routes for admins', async () => {

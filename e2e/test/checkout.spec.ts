@@ -2,7 +2,17 @@
 // checkout → PayPal (the fake the stack runs) → order, then the admin runs the order. Stock, cart and order
 // effects are checked where a shopper and an admin would see them.
 import { randomUUID } from 'node:crypto';
-import { api, e2eEnv, expectJsonError, login, uniqueEmail, type E2eEnv } from './support';
+import {
+  api,
+  cellOf,
+  e2eEnv,
+  expectJsonError,
+  login,
+  uniqueEmail,
+  variantStock,
+  variantsFor,
+  type E2eEnv,
+} from './support';
 
 jest.setTimeout(120_000);
 
@@ -51,28 +61,41 @@ describe('checkout and orders through the gateway', () => {
     return { id: res.body.user._id, token: res.body.token, email: res.body.user.email };
   }
 
-  async function createProduct(price: number, countInStock: number): Promise<string> {
+  /** SKUs upper-cased (as a variant's default SKU has it), by product id. */
+  const skus: Record<string, string> = {};
+
+  /**
+   * A jersey in M and L, green: each of its two variants has `stockEach` units unless `stock` says otherwise for it
+   * (stock is held per variant: issue 22).
+   */
+  async function createProduct(price: number, stockEach: number, stock: Record<string, number> = {}): Promise<string> {
     const sku = `E2E-BUY-${randomUUID().slice(0, 8)}`;
+    const sizes = ['M', 'L'];
+    const colors = ['Green'];
     const res = await call('POST', '/api/admin/products', adminToken, {
       name: `Checkout Test Jersey ${sku}`,
       description: 'A jersey for checkout tests.',
       price,
-      countInStock,
+      variants: variantsFor(sizes, colors, stockEach, stock),
       sku,
       category: 'Top Wear',
       gender: 'Men',
       brand: 'Philadelphia Eagles',
-      sizes: ['M', 'L'],
-      colors: ['Green'],
+      sizes,
+      colors,
       material: 'Polyester',
       images: [image],
     });
     expect(res.status).toBe(201);
+    skus[res.body._id] = sku.toUpperCase();
     return res.body._id;
   }
 
-  const stockOf = async (productId: string) =>
-    (await call('GET', `/api/admin/products/${productId}`, adminToken)).body.countInStock as number;
+  /** What the admin sees of a product's stock: one variant's (M, green unless said), and the product's total. */
+  const stockOf = async (productId: string, size = 'M', color = 'Green') => {
+    const product = (await call('GET', `/api/admin/products/${productId}`, adminToken)).body;
+    return { variant: variantStock(product, size, color), total: product.countInStock as number };
+  };
 
   /** What the SPA's test-payment button does: create and capture an order on the fake PayPal for `value`. */
   async function payPal(value: string, mode?: string): Promise<string> {
@@ -130,7 +153,12 @@ describe('checkout and orders through the gateway', () => {
     });
     expect(checkout.status).toBe(201);
     expect(checkout.body).toEqual(expect.objectContaining({ totalPrice: 104.97, priceAdjusted: true, isPaid: false }));
-    expect(await stockOf(productId)).toBe(7); // held for this checkout
+    expect(checkout.body.checkoutItems).toEqual([
+      expect.objectContaining({ productId, quantity: 3, size: 'L', color: 'Green', sku: `${skus[productId]}-L-GREEN` }),
+    ]);
+    // held for this checkout, of its variant only
+    expect(await stockOf(productId, 'L')).toEqual({ variant: 7, total: 17 });
+    expect(await stockOf(productId, 'M')).toEqual({ variant: 10, total: 17 });
 
     const paid = await pay(checkout.body._id, await payPal('104.97'), buyer.token);
     expect(paid.status).toBe(200);
@@ -152,6 +180,9 @@ describe('checkout and orders through the gateway', () => {
         paidAt: expect.any(String),
       }),
     );
+    expect(order.orderItems).toEqual([
+      expect.objectContaining({ productId, quantity: 3, size: 'L', color: 'Green', sku: `${skus[productId]}-L-GREEN` }),
+    ]);
     const repeated = await call('POST', `/api/checkout/${checkout.body._id}/finalize`, buyer.token);
     expect({ status: repeated.status, id: repeated.body._id }).toEqual({ status: 200, id: order._id });
 
@@ -163,13 +194,15 @@ describe('checkout and orders through the gateway', () => {
       async () => (await call('GET', `/api/cart?userId=${buyer.id}`, buyer.token)).body,
       (cart) => cart.products.length === 0 && cart.totalPrice === 0,
     );
-    expect(await stockOf(productId)).toBe(7);
+    expect(await stockOf(productId, 'L')).toEqual({ variant: 7, total: 17 });
     const product = await until(
       'the sale counted by the catalog',
       async () => (await call('GET', `/api/products/${productId}`)).body,
-      (p) => p.countInStock === 7,
+      (p) => p.countInStock === 17,
     );
-    expect(product.countInStock).toBe(7);
+    expect(product.countInStock).toBe(17);
+    expect(variantStock(product, 'L', 'Green')).toBe(7);
+    expect(variantStock(product, 'M', 'Green')).toBe(10);
 
     // The admin's side: the order listed, shipped, delivered.
     const all = await call('GET', '/api/admin/orders', adminToken);
@@ -234,24 +267,56 @@ describe('checkout and orders through the gateway', () => {
     expectJsonError(await call('POST', '/api/checkout', undefined, { checkoutItems: [] }), 401);
   });
 
-  it('lets exactly one of 50 buyers have the last unit; the rest get 409 with a message', async () => {
-    const productId = await createProduct(15, 1);
+  it('refuses a line without a size or colour, with null ones, or with one not offered: 400 naming the line', async () => {
+    const buyer = await register('options');
+    const productId = await createProduct(12, 4);
+    const { name } = (await call('GET', `/api/products/${productId}`)).body as { name: string };
+    const good = { productId, quantity: 1, size: 'M', color: 'Green' };
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ productId, quantity: 1 }, 'please choose a size'],
+      [{ productId, quantity: 1, size: 'M' }, 'please choose a color'],
+      [{ productId, quantity: 1, color: 'Green' }, 'please choose a size'],
+      [{ productId, quantity: 1, size: null, color: null }, 'please choose a size'],
+      [{ ...good, color: null }, 'please choose a color'],
+      [{ ...good, size: 'XL' }, 'size XL is not offered'],
+      [{ ...good, color: 'White' }, 'color White is not offered'],
+    ];
+    for (const [bad, problem] of refused) {
+      const res = await call('POST', '/api/checkout', buyer.token, {
+        checkoutItems: [good, bad],
+        shippingAddress: address,
+      });
+      expectJsonError(res, 400);
+      expect({ bad, message: res.body.message }).toEqual({ bad, message: `Line 2 (${name}): ${problem}` });
+    }
+    expect(await stockOf(productId)).toEqual({ variant: 4, total: 8 }); // nothing held
+  });
+
+  it("lets exactly one of 50 buyers have a variant's last unit, the rest get 409 with a message; its other variant still sells", async () => {
+    const productId = await createProduct(15, 1, { [cellOf('L', 'Green')]: 3 });
     const buyers: Buyer[] = [];
     for (let i = 0; i < 50; i += 10)
       buyers.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => register(`race${i + j}`)))));
-    const results = await Promise.all(
-      buyers.map((b) =>
+    const otherSize = await register('race.large');
+    const [large, ...results] = await Promise.all(
+      [otherSize, ...buyers].map((b) =>
         call('POST', '/api/checkout', b.token, {
-          checkoutItems: [{ productId, quantity: 1, size: 'M', color: 'Green' }],
+          checkoutItems: [{ productId, quantity: 1, size: b === otherSize ? 'L' : 'M', color: 'Green' }],
           shippingAddress: address,
         }),
       ),
     );
     const statuses = results.map((r) => r.status);
+    // anything but a sale or a refusal, with its message (a 503 is a reservation that waited too long for the lock)
+    expect(
+      results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => `${r.status} ${r.body?.message}`),
+    ).toEqual([]);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     for (const res of results.filter((r) => r.status === 409)) expectJsonError(res, 409);
-    expect(await stockOf(productId)).toBe(0);
+    expect(large.status).toBe(201);
+    expect(await stockOf(productId, 'M')).toEqual({ variant: 0, total: 2 });
+    expect(await stockOf(productId, 'L')).toEqual({ variant: 2, total: 2 });
 
     // The winner pays and finalizes ten times at once: one order.
     const winner = buyers[statuses.indexOf(201)];
@@ -275,7 +340,7 @@ describe('checkout and orders through the gateway', () => {
     });
     await pay(checkout.body._id, await payPal('20.00'), buyer.token);
     const order = (await call('POST', `/api/checkout/${checkout.body._id}/finalize`, buyer.token)).body;
-    expect(await stockOf(productId)).toBe(3);
+    expect(await stockOf(productId)).toEqual({ variant: 3, total: 8 });
 
     for (const [method, path] of [
       ['GET', '/api/admin/orders'],
@@ -300,11 +365,12 @@ describe('checkout and orders through the gateway', () => {
     await until(
       'the stock given back',
       () => stockOf(productId),
-      (n) => n === 5,
+      (n) => n.variant === 5,
     );
     expect((await cancel()).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(await stockOf(productId)).toBe(5);
+    expect(await stockOf(productId)).toEqual({ variant: 5, total: 10 });
+    expect(await stockOf(productId, 'L')).toEqual({ variant: 5, total: 10 });
     expect((await call('GET', `/api/orders/${order._id}`, buyer.token)).body.status).toBe('Cancelled');
   });
 });

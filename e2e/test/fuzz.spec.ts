@@ -13,7 +13,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
 /** How a field is typed, so a "wrong type" is wrong for it (the catalog takes "39.99" for a price, "M,L" for sizes). */
-type Kind = 'text' | 'number' | 'quantity' | 'list' | 'flag' | 'id' | 'address';
+type Kind = 'text' | 'number' | 'quantity' | 'list' | 'flag' | 'id' | 'address' | 'variants';
 
 interface BodyRoute {
   name: string;
@@ -32,6 +32,43 @@ interface BodyRoute {
 const operator = fc.constantFrom<unknown>({ $gt: '' }, { $ne: null }, { $where: 'sleep(100)' }, { $regex: '.*' });
 const notNumeric = fc.string({ maxLength: 8 }).filter((s) => !/^\s*-?\d+(\.\d+)?\s*$/.test(s));
 
+/** A variant of the product the suite buys (M, green), changed in one way. */
+const variant = (change: Record<string, unknown>) => ({ size: 'M', color: 'Green', countInStock: 1, ...change });
+
+/**
+ * `variants` (a product's stock per size × colour, issue 22) that are wrong for every product route: not a list of
+ * objects, one variant wrong in one way, a variant given twice, more variants than any product has.
+ */
+const BAD_VARIANTS: unknown[] = [
+  [42],
+  [null],
+  [[]],
+  ['M'],
+  [{}],
+  ...[
+    { size: 'Not-a-size' },
+    { color: 'Not-a-colour' },
+    { size: 'XXL' },
+    { size: null },
+    { size: { $ne: null } },
+    { color: ['Green'] },
+    { countInStock: undefined },
+    { countInStock: null },
+    { countInStock: -1 },
+    { countInStock: 1.5 },
+    { countInStock: 1e21 },
+    { countInStock: 'three' },
+    { countInStock: { $gt: 0 } },
+    { sku: { $gt: '' } },
+    { sku: 42 },
+    { sku: '' },
+    { sku: 'bad sku!' },
+    { sku: 'X'.repeat(81) },
+  ].map((change) => [variant(change)]),
+  [variant({}), variant({ countInStock: 2 })],
+  Array.from({ length: 500 }, () => variant({})),
+];
+
 /** Values that are wrong for a field of this kind (never null: some fields take null as "not given"). */
 function wrongValue(kind: Kind): fc.Arbitrary<unknown> {
   const containers = [fc.array(fc.integer(), { minLength: 1, maxLength: 3 }), operator];
@@ -49,6 +86,14 @@ function wrongValue(kind: Kind): fc.Arbitrary<unknown> {
       return fc.oneof(fc.integer(), fc.constantFrom('yes', 'no', ''), ...containers);
     case 'address':
       return fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.string(), { maxLength: 2 }));
+    case 'variants':
+      return fc.oneof(
+        fc.integer(),
+        fc.boolean(),
+        fc.string({ maxLength: 5 }),
+        operator,
+        fc.constantFrom(...BAD_VARIANTS),
+      );
   }
 }
 
@@ -210,7 +255,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       sku: `FUZZ-${randomUUID().slice(0, 8)}`,
       category: 'Accessories',
       sizes: ['M'],
-      colors: ['Black'],
+      colors: ['Green'], // the size and colour of BAD_VARIANTS' variant: each of those is wrong in its own way only
       isPublished: false,
     });
     const productFields: Record<string, Kind> = {
@@ -218,6 +263,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       description: 'text',
       price: 'number',
       countInStock: 'quantity',
+      variants: 'variants',
       sku: 'text',
       category: 'text',
       sizes: 'list',
@@ -403,6 +449,26 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         }),
         { seed: SEED, numRuns: RUNS },
       );
+      expect({ route: route.name, state: await route.state() }).toEqual({ route: route.name, state: before });
+    }
+  });
+
+  it('every product route refuses every broken variants list (issue 22), and changes nothing', async () => {
+    const productRoutes = routes().filter((r) => r.fields.variants);
+    expect(productRoutes.map((r) => r.name)).toEqual([
+      'POST /api/admin/products',
+      'PUT /api/admin/products/:id',
+      'PUT /api/products/:id',
+    ]);
+    for (const route of productRoutes) {
+      const before = await route.state();
+      for (const variants of BAD_VARIANTS) {
+        const res = await api(env.baseUrl, route.method, route.path(), {
+          token: route.token?.(),
+          json: { ...route.valid(), variants },
+        });
+        expectRefusal(res, `${route.name} with variants = ${JSON.stringify(variants).slice(0, 80)}`);
+      }
       expect({ route: route.name, state: await route.state() }).toEqual({ route: route.name, state: before });
     }
   });

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { ProductJson } from '@shop/contracts';
 import { api, e2eEnv, expectAccessible, uniqueEmail, type E2eEnv } from './support';
 
 jest.setTimeout(90_000);
@@ -143,9 +144,22 @@ describe('storefront journey (browser)', () => {
     await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
     await page.getByText('Please select a size and color before adding to cart.').waitFor();
 
+    // The seed's stock is uneven per size and colour, some variants sold out (issue 22): pick one that has the two
+    // units this journey buys, in M when one has them.
+    const productId = /\/product\/([0-9a-f]{24})$/.exec(page.url())?.[1];
+    const product = (await api(env.baseUrl, 'GET', `/api/products/${productId}`)).body as ProductJson;
+    const buyable = product.variants.filter((v) => v.countInStock >= 2);
+    const pick = buyable.find((v) => v.size === 'M') ?? buyable[0];
+    if (!pick?.size || !pick.color) throw new Error(`${product.name} has no size and colour with 2 in stock`);
     const details = page.getByTestId('product-details');
-    await details.locator('fieldset', { hasText: 'Color' }).getByRole('button').first().click();
-    await details.locator('fieldset', { hasText: 'Size' }).getByRole('button', { name: 'M', exact: true }).click();
+    await details
+      .locator('fieldset', { hasText: 'Color' })
+      .getByRole('button', { name: pick.color, exact: true })
+      .click();
+    await details
+      .locator('fieldset', { hasText: 'Size' })
+      .getByRole('button', { name: pick.size, exact: true })
+      .click();
     await page.getByRole('button', { name: 'Increase quantity', exact: true }).click();
     addedQuantity = 2;
     await page.getByRole('button', { name: 'Add to cart', exact: true }).click();

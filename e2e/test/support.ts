@@ -2,6 +2,7 @@
 // the accessibility check the browser journeys run on each screen (axe-core).
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { variantCells, type VariantInput, type VariantJson } from '@shop/contracts';
 
 export interface Login {
   role: string;
@@ -118,6 +119,36 @@ export function expectJsonError(res: ApiResponse, status: number): void {
   });
   expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), statusCode: status }));
   expect(res.body.message.length).toBeGreaterThan(0);
+}
+
+/**
+ * The `variants` of an admin create or update (issue 22) for a product offering these sizes and colours: one per
+ * size × colour, each with `countInStock` units, except the cells `stock` names (keyed by `cellOf`, e.g.
+ * `{ [cellOf('M', 'Green')]: 0 }`). A product offering no sizes (colours) has variants without one.
+ */
+export function variantsFor(
+  sizes: readonly string[],
+  colors: readonly string[],
+  countInStock: number,
+  stock: Record<string, number> = {},
+): VariantInput[] {
+  return variantCells(sizes, colors).map(({ size, color }) => ({
+    size,
+    color,
+    countInStock: stock[cellOf(size, color)] ?? countInStock,
+  }));
+}
+
+/** A variant's key for variantsFor's `stock`: `M/Green`, `M/` (no colour), `/Green` (no size). */
+export const cellOf = (size: string | null, color: string | null) => `${size ?? ''}/${color ?? ''}`;
+
+/** The stock of one variant of a product as the API shows it (undefined when it has no such variant). */
+export function variantStock(
+  product: { variants?: VariantJson[] },
+  size: string | null,
+  color: string | null,
+): number | undefined {
+  return product.variants?.find((v) => v.size === size && v.color === color)?.countInStock;
 }
 
 export const uniqueEmail = (tag: string) =>

@@ -87,7 +87,8 @@ describe('stock per size and colour (browser)', () => {
     const soldOut = sizeButton(shopper, 'M, sold out');
     await soldOut.waitFor();
     await expect(soldOut.getAttribute('aria-disabled')).resolves.toBe('true');
-    await soldOut.click();
+    // a shopper can still click it (force: Playwright itself waits for an aria-disabled button to become enabled)
+    await soldOut.click({ force: true });
     await expect(soldOut.getAttribute('aria-pressed')).resolves.not.toBe('true');
     await shopper.getByRole('button', { name: 'Add to cart', exact: true }).click();
     await shopper.getByText('Please select a size and color before adding to cart.').waitFor();
@@ -183,10 +184,11 @@ describe('stock per size and colour (browser)', () => {
 
     await admin.goto(`${env.baseUrl}/admin/orders`, { waitUntil: 'networkidle' });
     const items = admin.getByRole('list', { name: `Items of order #${order.body._id}`, exact: true });
-    await admin.getByText(`of order #${order.body._id}`, { exact: false }).first().click();
+    // the order's items fold under its summary ("1 item", which names the order to screen readers)
+    await admin.locator('summary', { hasText: `of order #${order.body._id}` }).click();
     await items.waitFor();
-    await items.getByText(`${sku}-M-GREEN`).waitFor();
-    await items.getByText('M').first().waitFor();
+    await items.getByText(`SKU: ${sku}-M-GREEN`, { exact: true }).waitFor();
+    await items.getByText('Size: M | Color: Green', { exact: true }).waitFor();
     await admin.screenshot({ path: path.join(env.screenshotDir, 'variants-admin-order.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
