@@ -118,7 +118,7 @@ export function StockGrid({ values, onCell, onSetAll }: StockGridProps) {
                         onChange={(e) => onCell(size, color, { sku: e.target.value })}
                         aria-label={`SKU for ${name}`}
                         placeholder={[skuPrefix, size, color].filter(Boolean).join('-')}
-                        className="block w-40 rounded border border-gray-300 bg-white p-1 font-mono text-xs"
+                        className="block w-56 rounded border border-gray-300 bg-white p-1 font-mono text-xs"
                       />
                     </td>
                   );
