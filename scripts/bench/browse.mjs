@@ -102,7 +102,12 @@ async function sampleOf(base) {
   const words = new Set(all.flatMap((p) => p.name.toLowerCase().match(/[a-z]{4,}/g) ?? []));
   return {
     ids: all.map((p) => p._id),
-    inStock: all.filter((p) => p.countInStock > 5).map((p) => p._id),
+    // variants with stock to spare, for the churn's reservations (a line names its size and colour)
+    inStock: all.flatMap((p) =>
+      (p.variants ?? [])
+        .filter((v) => v.countInStock > 5)
+        .map((v) => ({ productId: p._id, size: v.size ?? undefined, color: v.color ?? undefined })),
+    ),
     collections: [...new Set(all.map((p) => p.collections).filter(Boolean))],
     words: [...words],
   };
@@ -285,7 +290,7 @@ async function startBareProxy(upstream) {
  * product, then lets it go, in turn. The same CHECKOUTS checkouts come back round (a released checkout reserves
  * afresh), so the reservations collection stays small, as the sweeper keeps it in a shop.
  */
-function startChurn(ids, perSecond) {
+function startChurn(variants, perSecond) {
   Logger.overrideLogger(false); // the RabbitMQ client's connection chatter
   const rpc = new RpcClient('catalog', { url: RABBITMQ_URL, namespace: NAMESPACE, timeoutMs: 5000 });
   const CHECKOUTS = 10;
@@ -298,7 +303,10 @@ function startChurn(ids, perSecond) {
     const call = holding.has(k)
       ? rpc.send(PATTERNS.catalog.releaseStock, { checkoutId }).then(() => holding.delete(k))
       : rpc
-          .send(PATTERNS.catalog.reserveStock, { checkoutId, lines: [{ productId: ids[k % ids.length], quantity: 1 }] })
+          .send(PATTERNS.catalog.reserveStock, {
+            checkoutId,
+            lines: [{ ...variants[k % variants.length], quantity: 1 }],
+          })
           .then(() => holding.add(k));
     call.then(
       () => (counts.writes += 1),
