@@ -20,6 +20,7 @@ import {
   expectAccessible as axeCheck,
   expectToastAccessible as toastCheck,
   login,
+  orderCart,
   uniqueEmail,
   variantsFor,
   type E2eEnv,
@@ -38,15 +39,6 @@ describe('admin area (browser)', () => {
   let adminToken: string;
   const problems: string[] = [];
   const tag = randomUUID().slice(0, 8);
-  const address = {
-    firstName: 'Ada',
-    lastName: 'Buyer',
-    address: '1 Lambeau Way',
-    city: 'Leeds',
-    postalCode: 'LS1 1AA',
-    country: 'United Kingdom',
-    phone: '+44 20 7946 0042',
-  };
   const customer = { name: `Admin Journey Buyer ${tag}`, email: uniqueEmail('admin.buyer'), password: 'Buyer!2345' };
   let customerToken = '';
   /** A product this journey edits, and the order it runs. */
@@ -116,27 +108,7 @@ describe('admin area (browser)', () => {
   async function placeOrder(productId: string): Promise<string> {
     const cart = await call('POST', '/api/cart', customerToken, { productId, quantity: 2, size: 'M', color: 'Green' });
     expect(cart.status).toBeLessThan(300);
-    const checkout = await call('POST', '/api/checkout', customerToken, {
-      checkoutItems: cart.body.products,
-      shippingAddress: address,
-      paymentMethod: 'Paypal',
-      totalPrice: cart.body.totalPrice,
-    });
-    expect(checkout.status).toBe(201);
-    const paypal = await fetch(`${env.paypalUrl}/__fake/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ value: checkout.body.totalPrice.toFixed(2) }),
-    });
-    const paypalId = ((await paypal.json()) as { id: string }).id;
-    const paid = await call('PUT', `/api/checkout/${checkout.body._id}/pay`, customerToken, {
-      paymentStatus: 'paid',
-      paymentDetails: { id: paypalId, status: 'COMPLETED' },
-    });
-    expect(paid.status).toBe(200);
-    const order = await call('POST', `/api/checkout/${checkout.body._id}/finalize`, customerToken);
-    expect(order.status).toBe(201);
-    return order.body._id;
+    return (await orderCart(env, customerToken, cart.body))._id;
   }
 
   beforeAll(async () => {

@@ -192,3 +192,45 @@ export async function expectToastAccessible(page: Page, text: string): Promise<v
   await page.waitForTimeout(600); // sonner's entry animation
   await expectAccessible(page, `toast "${text}"`, `{ include: [['[data-sonner-toast][data-front="true"]']] }`);
 }
+
+/** A shipping address the checkout form would send. */
+export const SHIPPING_ADDRESS = {
+  firstName: 'Ada',
+  lastName: 'Buyer',
+  address: '1 Lambeau Way',
+  city: 'Leeds',
+  postalCode: 'LS1 1AA',
+  country: 'United Kingdom',
+  phone: '+44 20 7946 0042',
+};
+
+/**
+ * The customer's cart bought as the shop's checkout does: a checkout of its lines, paid through the fake PayPal's
+ * create-and-capture, then finalized. Resolves with the order (each step must succeed).
+ */
+export async function orderCart(
+  env: E2eEnv,
+  token: string,
+  cart: { products: unknown[]; totalPrice: number },
+  shippingAddress = SHIPPING_ADDRESS,
+): Promise<any> {
+  const checkout = await api(env.baseUrl, 'POST', '/api/checkout', {
+    token,
+    json: { checkoutItems: cart.products, shippingAddress, paymentMethod: 'Paypal', totalPrice: cart.totalPrice },
+  });
+  if (checkout.status !== 201) throw new Error(`checkout answered ${checkout.status}: ${checkout.text}`);
+  const paypal = await fetch(`${env.paypalUrl}/__fake/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ value: (checkout.body.totalPrice as number).toFixed(2) }),
+  });
+  const paypalId = ((await paypal.json()) as { id: string }).id;
+  const paid = await api(env.baseUrl, 'PUT', `/api/checkout/${checkout.body._id}/pay`, {
+    token,
+    json: { paymentStatus: 'paid', paymentDetails: { id: paypalId, status: 'COMPLETED' } },
+  });
+  if (paid.status !== 200) throw new Error(`pay answered ${paid.status}: ${paid.text}`);
+  const order = await api(env.baseUrl, 'POST', `/api/checkout/${checkout.body._id}/finalize`, { token });
+  if (order.status !== 201) throw new Error(`finalize answered ${order.status}: ${order.text}`);
+  return order.body;
+}

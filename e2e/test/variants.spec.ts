@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { api, e2eEnv, expectAccessible, login, uniqueEmail, type E2eEnv } from './support';
+import { api, e2eEnv, expectAccessible, login, orderCart, SHIPPING_ADDRESS, uniqueEmail, type E2eEnv } from './support';
 
 jest.setTimeout(90_000);
 
@@ -152,34 +152,7 @@ describe('stock per size and colour (browser)', () => {
     const cart = await call('POST', '/api/cart', token, { productId, quantity: 1, size: 'M', color: 'Green' });
     expect(cart.status).toBeLessThan(300);
     expect(cart.body.products[0]).toMatchObject({ size: 'M', color: 'Green', sku: `${sku}-M-GREEN` });
-    const checkout = await call('POST', '/api/checkout', token, {
-      checkoutItems: cart.body.products,
-      shippingAddress: {
-        firstName: 'Vera',
-        lastName: 'Variant',
-        address: '2 Lambeau Way',
-        city: 'Leeds',
-        postalCode: 'LS1 1AA',
-        country: 'United Kingdom',
-        phone: '+44 20 7946 0043',
-      },
-      paymentMethod: 'Paypal',
-      totalPrice: cart.body.totalPrice,
-    });
-    expect(checkout.status).toBe(201);
-    const paypal = await fetch(`${env.paypalUrl}/__fake/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ value: checkout.body.totalPrice.toFixed(2) }),
-    });
-    const paypalId = ((await paypal.json()) as { id: string }).id;
-    const paid = await call('PUT', `/api/checkout/${checkout.body._id}/pay`, token, {
-      paymentStatus: 'paid',
-      paymentDetails: { id: paypalId, status: 'COMPLETED' },
-    });
-    expect(paid.status).toBe(200);
-    const order = await call('POST', `/api/checkout/${checkout.body._id}/finalize`, token);
-    expect(order.status).toBe(201);
+    const order = { body: await orderCart(env, token, cart.body, { ...SHIPPING_ADDRESS, firstName: 'Vera' }) };
     expect(order.body.orderItems[0]).toMatchObject({ size: 'M', color: 'Green', sku: `${sku}-M-GREEN` });
 
     await admin.goto(`${env.baseUrl}/admin/orders`, { waitUntil: 'networkidle' });

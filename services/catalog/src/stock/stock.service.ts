@@ -296,15 +296,18 @@ export class StockService implements OnModuleInit {
     };
     const reserved = await this.locks.withProducts(ids, async () => {
       refuseIfGivenUp('arrived after');
-      const products = await this.products
-        .find({ _id: { $in: ids } }, { stockJournal: 0 })
-        .lean<LeanProduct[]>()
-        .exec();
+      // Both reads at once: the lock is held for them, and every buyer queued for a product waits that long.
+      const [products, existing] = await Promise.all([
+        this.products
+          .find({ _id: { $in: ids } }, { stockJournal: 0 })
+          .lean<LeanProduct[]>()
+          .exec(),
+        this.reservations
+          .find({ checkoutId, productId: { $in: ids } })
+          .lean<LeanReservation[]>()
+          .exec(),
+      ]);
       const byId = new Map(products.map((p) => [String(p._id), p]));
-      const existing = await this.reservations
-        .find({ checkoutId, productId: { $in: ids } })
-        .lean<LeanReservation[]>()
-        .exec();
       const resById = new Map<string, LeanReservation>();
       // A pending record here lost its writer (we hold the lock): settle it before counting what is held.
       for (const r of existing) resById.set(r.productId, r.status === 'pending' ? await this.resolvePending(r) : r);
