@@ -73,18 +73,7 @@ export default async function globalSetup() {
     const common = {
       nodeEnv: 'test',
       logLevel: 'info',
-      extraEnv: {
-        RABBITMQ_NAMESPACE: 'e2e.',
-        RATE_LIMIT_PREFIX: 'e2e:gw:rl',
-        READY_CHECK_UPSTREAMS: 'false',
-        // The checkout race sends 51 purchases at one product at once, on two cores shared with the other suites: the
-        // buyers queue on the product's lock and the catalog's request queue, and the last ones can outwait the
-        // production timeouts (8 s reserve, 5 s RPC, 10 s proxy) while still answered correctly. The race checks who
-        // gets the unit, not how fast (that is the purchase path's issue 26), so the stack waits twice as long.
-        RESERVE_TIMEOUT_MS: '16000',
-        RPC_TIMEOUT_MS: '10000',
-        PROXY_TIMEOUT_MS: '20000',
-      },
+      extraEnv: { RABBITMQ_NAMESPACE: 'e2e.', RATE_LIMIT_PREFIX: 'e2e:gw:rl', READY_CHECK_UPSTREAMS: 'false' },
     };
     log(`e2e: starting the shop on test ports (logs in ${path.relative(ROOT, logDir)}/) ...`);
     const stack = await startStack({
