@@ -1,3 +1,6 @@
+import type { OrderStatus } from './catalog';
+import type { ShippingAddress } from './checkout';
+
 /**
  * Events: facts published to the topic exchange, named `<publisher>.<entity>.<past-participle>`
  * and owned by the publisher. Every event carries an id (dedupe key) and the time it happened.
@@ -16,6 +19,8 @@ export const EVENTS = {
     userRoleChanged: 'identity.user.role-changed',
     userDeleted: 'identity.user.deleted',
     userRegistered: 'identity.user.registered',
+    passwordResetRequested: 'identity.password-reset.requested',
+    subscriberSubscribed: 'identity.subscriber.subscribed',
   },
   catalog: {
     productChanged: 'catalog.product.changed',
@@ -24,6 +29,7 @@ export const EVENTS = {
   orders: {
     orderPlaced: 'orders.order.placed',
     orderCancelled: 'orders.order.cancelled',
+    orderStatusChanged: 'orders.order.status-changed',
   },
 } as const;
 
@@ -46,6 +52,27 @@ export interface UserRegisteredEvent {
   email: string;
 }
 
+/**
+ * EVENTS.identity.passwordResetRequested: a reset link must reach this address. `token` is the only copy of
+ * the secret outside the user's inbox (identity keeps its hash): whoever consumes it sends it and never stores
+ * it. Published only for an existing account.
+ */
+export interface PasswordResetRequestedEvent {
+  userId: string;
+  name: string;
+  email: string;
+  token: string;
+  /** ISO time after which the token is refused. */
+  expiresAt: string;
+}
+
+/** EVENTS.identity.subscriberSubscribed: an address joined the newsletter (again: the same event is sent again). */
+export interface SubscriberSubscribedEvent {
+  email: string;
+  /** The personal discount code of the newsletter, once the discount codes exist. */
+  discountCode?: string;
+}
+
 export interface ProductChangedEvent {
   productId: string;
 }
@@ -66,12 +93,54 @@ export interface OrderItemRef {
   sku?: string;
 }
 
-/** EVENTS.orders.orderPlaced: commits the checkout's held units as sold (idempotent per checkout and product). */
+/** A line as the customer is told of it (the price of one unit in pounds, as the order shows it). */
+export interface OrderSummaryLine {
+  name: string;
+  quantity: number;
+  price: number;
+  size?: string;
+  color?: string;
+  sku?: string;
+}
+
+/** What a customer is told about their order, carried by the event so that no one has to ask orders. */
+export interface OrderSummary {
+  customer: { name: string; email?: string };
+  lines: OrderSummaryLine[];
+  /** The order's total in pounds (what was paid). */
+  totalPrice: number;
+  shippingAddress: ShippingAddress;
+  /** ISO time the order was placed; the estimated delivery is ESTIMATED_DELIVERY_DAYS after it. */
+  placedAt: string;
+}
+
+/**
+ * EVENTS.orders.orderPlaced: commits the checkout's held units as sold (idempotent per checkout and product)
+ * and tells the customer. `summary` is absent from events stored before it existed.
+ */
 export interface OrderPlacedEvent {
   orderId: string;
   checkoutId: string;
   userId: string;
   items: OrderItemRef[];
+  summary?: OrderSummary;
+}
+
+/**
+ * EVENTS.orders.orderStatusChanged: every change of an order's status after it was placed (Shipped,
+ * Delivered, Cancelled, back to Processing), in the same write as the change. Its eventId is
+ * `orders.order.status-changed:<orderId>:<n>` (n counts the order's changes), so a replay is the same event.
+ */
+export interface OrderStatusChangedEvent {
+  orderId: string;
+  userId: string;
+  status: OrderStatus;
+  previousStatus: OrderStatus;
+  /** ISO time of the change. */
+  changedAt: string;
+  customer: { name: string; email?: string };
+  /** Set when a cancellation refunded the payment (pounds). */
+  refund?: { amount: number; currency: string };
 }
 
 /** EVENTS.orders.orderCancelled: gives the order's sold units back to stock, once. */
