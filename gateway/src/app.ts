@@ -39,6 +39,9 @@ async function readThrough(cache: HttpCache, path: string): Promise<ProductRead>
   throw new Error(result.failed);
 }
 
+/** An Accept-Encoding naming an encoding `compression` can make (it negotiates q-values itself). */
+const ENCODINGS = /\b(gzip|deflate|br)\b/i;
+
 export interface GatewayOptions {
   logger?: Logger;
 }
@@ -65,11 +68,15 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   if (cors) app.use(cors);
   // Before compression: a hit is sent as kept (raw, or the gzip variant made once).
   if (httpCache) app.use(httpCache.handler);
-  app.use(compression());
+  // compression wraps every response it sees: only for clients that take some encoding.
+  const compress = compression();
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    ENCODINGS.test(req.headers['accept-encoding'] ?? '') ? compress(req, res, next) : next(),
+  );
 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
-  app.use(apiDocs(logger));
+  app.use('/api/docs', apiDocs(logger));
 
   app.use(rateLimits(config, redis, logger));
   app.use(proxies.handler);

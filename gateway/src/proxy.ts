@@ -38,7 +38,7 @@ export interface ProxyHooks {
 
 /**
  * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
- * full original path (PITFALLS §2.3). Bodies are never parsed here: they stream through, and their size
+ * full original path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they stream through, and their size
  * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
  */
 export function createServiceProxies(config: GatewayConfig, logger: Logger, hooks: ProxyHooks = {}): ServiceProxies {
@@ -46,6 +46,8 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
   // Requests whose body overflowed before the upstream request existed; and the upstream requests.
   const overflowed = new WeakSet<IncomingMessage>();
   const upstreamRequests = new WeakMap<IncomingMessage, ClientRequest>();
+  // The route each request was dispatched by (matched once, in the handler below).
+  const routeOf = new WeakMap<IncomingMessage, Route>();
 
   const limitFor = (route: Route | undefined): number =>
     route?.upload ? config.uploadBodyLimitBytes : config.bodyLimitBytes;
@@ -71,12 +73,11 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
       proxyTimeout: config.proxyTimeoutMs,
       // The client side may idle a little longer than the upstream, so the 503 below wins the race.
       timeout: config.proxyTimeoutMs + 5_000,
-      pathFilter: (pathname) => matchRoute(pathname)?.service === service,
       // Our own error handler instead of the default plain-text 504 (PITFALLS §2.5).
       ejectPlugins: true,
       plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
       on: {
-        start: (req, res) => watchBodySize(req, res, limitFor(matchRoute(pathOf(req)))),
+        start: (req, res) => watchBodySize(req, res, limitFor(routeOf.get(req))),
         proxyReq: (proxyReq, req) => {
           if (overflowed.has(req)) proxyReq.destroy();
           else upstreamRequests.set(req, proxyReq);
@@ -101,6 +102,8 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
 
   /** Chunked (or lying) bodies: count bytes as they stream and stop at the limit. */
   function watchBodySize(req: IncomingMessage, res: ServerResponse, limit: number): void {
+    // Without either header an HTTP/1.1 request has no body (RFC 9112 §6.3).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return;
     let received = 0;
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
@@ -120,6 +123,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
       return;
     }
     res.locals.upstream = route.service;
+    routeOf.set(req, route);
 
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limitFor(route)) {
@@ -146,10 +150,6 @@ const LINGER_BYTES = 8 * 1024 * 1024;
  */
 function refuseTooLarge(res: ServerResponse, declared: number): void {
   sendError(res, 413, MESSAGES.tooLarge, declared > LINGER_BYTES ? { Connection: 'close' } : {});
-}
-
-function pathOf(req: IncomingMessage): string {
-  return (req.url ?? '/').split('?')[0];
 }
 
 function isServerResponse(res: ServerResponse | Socket): res is ServerResponse {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
@@ -15,9 +16,34 @@ const LOCAL_DEV = ['http://127.0.0.1:*', 'http://localhost:*'];
 /**
  * Security headers for the SPA and the API. The CSP allows our own scripts/styles/images plus PayPal's
  * SDK, frames and API. Styles also allow 'unsafe-inline' because the PayPal SDK and the toast library
- * inject <style> elements at runtime (scripts stay strict).
+ * inject <style> elements at runtime (scripts stay strict). helmet decides the headers; they depend on the
+ * configuration only, so they are worked out once at start and each response just gets them.
  */
 export function securityHeaders(config: GatewayConfig): RequestHandler {
+  const headers = headersSetBy(helmetFor(config));
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/** The headers a response-independent middleware sets, found by running it once on a blank response. */
+function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
+  const set = new Map<string, string>();
+  const blank = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
+    removeHeader: (name: string) => set.delete(name),
+    getHeader: (name: string) => set.get(name),
+  } as unknown as ServerResponse;
+  let done = false;
+  middleware({ headers: {}, method: 'GET', url: '/' } as IncomingMessage as never, blank as never, () => {
+    done = true;
+  });
+  if (!done) throw new Error('security headers: the middleware did not finish synchronously');
+  return [...set];
+}
+
+function helmetFor(config: GatewayConfig): RequestHandler {
   const production = config.nodeEnv === 'production';
   return helmet({
     contentSecurityPolicy: {

@@ -46,7 +46,7 @@ const ASSETS = ['swagger-ui.css', 'index.css', 'swagger-ui-bundle.js', 'favicon-
 
 /**
  * GET /api/docs: the merged OpenAPI document, read once at start (503 JSON when the build did not write it: the
- * shop runs without it). GET /api/docs/ui/: the browsable page, under the site's own CSP.
+ * shop runs without it). GET /api/docs/ui/: the browsable page, under the site's own CSP. Mounted at /api/docs.
  */
 export function apiDocs(logger: Logger, file = API_DOCUMENT_FILE): Router {
   let document: string | undefined;
@@ -58,21 +58,21 @@ export function apiDocs(logger: Logger, file = API_DOCUMENT_FILE): Router {
   const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const router = Router({ caseSensitive: false, strict: false });
 
-  router.get('/api/docs', (_req, res) => {
+  router.get('/', (_req, res) => {
     if (document === undefined) return void sendError(res, 503, NOT_BUILT);
     res.set('Cache-Control', 'no-cache').type('json').send(document);
   });
   const page = (res: Response) => res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
-  router.get('/api/docs/ui', (req, res) => {
+  router.get('/ui', (req, res) => {
     // Relative asset URLs need the trailing slash.
     if (!req.originalUrl.split('?')[0].endsWith('/')) return res.redirect(301, '/api/docs/ui/');
     page(res);
   });
-  router.get('/api/docs/ui/init.js', (_req, res) => {
+  router.get('/ui/init.js', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('js').send(INIT);
   });
   for (const asset of ASSETS) {
-    router.get(`/api/docs/ui/${asset}`, (_req, res, next) => {
+    router.get(`/ui/${asset}`, (_req, res, next) => {
       res.sendFile(asset, { root: assets, maxAge: '1h', dotfiles: 'deny' }, (err) => err && next(err));
     });
   }
