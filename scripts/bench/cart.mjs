@@ -4,11 +4,14 @@
 // with the same requests, the same connections and the same duration: a bare Node proxy (bare-proxy.mjs, its own
 // process) in front of a bare Node server (bare-cart-server.mjs, its own process) that, per request, does the Redis
 // work of the cart and answers a cart JSON the size of a real 3-line cart — for a read one Redis GET, for an add one
-// GET and one SET … EX (a cart write's read and write).
+// GET and one SET … EX (a cart write's read and write). Beside it, the framework two-hop: the same work done by the
+// libraries the shop is built on and nothing else — http-proxy-middleware alone on a bare Node server
+// (framework-proxy.mjs) in front of a bare NestJS controller (framework-cart-server.mjs) — the least this stack costs;
+// the gateway's figures are shown against it too (INFO lines), which separates the stack's own cost from ours.
 // BENCH_ROUNDS rounds, each one case after another (never in parallel, so they do not share the CPU), every case
 // after a 2 s warm-up:
-//   guest read  (GET /api/cart?guestId=…)          through the bare two-hop, then through the gateway
-//   guest add   (POST /api/cart with a guestId)     through the bare two-hop, then through the gateway
+//   guest read  (GET /api/cart?guestId=…)          through the bare two-hop, the framework two-hop, the gateway
+//   guest add   (POST /api/cart with a guestId)     through the bare two-hop, the framework two-hop, the gateway
 //   user add    (POST /api/cart with a bearer token) through the gateway (information: a user's cart is in MongoDB)
 //   bare server: the read and the add requests straight to the bare server, no proxy (information: what the hop costs)
 // Prints each case of each round (req/s, p50, p99, non-2xx, CPU time per request of the processes that served it:
@@ -141,10 +144,11 @@ function startScript(script, args, cleanup = () => undefined) {
   });
 }
 
-function startBare(body) {
-  const file = path.join(os.tmpdir(), `bench-cart-${process.pid}.json`);
+/** A yardstick's server (bare-cart-server.mjs, framework-cart-server.mjs) answering with `body`. */
+function startCartServer(script, body) {
+  const file = path.join(os.tmpdir(), `bench-cart-${process.pid}-${script}.json`);
   fs.writeFileSync(file, body);
-  return startScript('bare-cart-server.mjs', [file, '0'], () => fs.rmSync(file, { force: true }));
+  return startScript(script, [file, '0'], () => fs.rmSync(file, { force: true }));
 }
 
 /** One autocannon run; `makeRequest()` gives each request's {method, path, headers, body}. */
@@ -314,11 +318,18 @@ const guestReads = () => {
 const stack = stackProcesses(SCOPE);
 const served = new Map(['gateway', 'cart'].filter((name) => stack.has(name)).map((name) => [name, stack.get(name)]));
 if (served.size < 2) console.warn(`bench: no ${SCOPE} gateway/cart pid files: their CPU per request is not reported`);
-const bare = await startBare(cartBytes);
+const bare = await startCartServer('bare-cart-server.mjs', cartBytes);
 const proxy = await startScript('bare-proxy.mjs', [bare.url, '0']);
 const twoHopPids = new Map([
   ['proxy', proxy.pid],
   ['bare', bare.pid],
+]);
+// The framework two-hop: the same requests through http-proxy-middleware alone into a bare NestJS controller.
+const frameworkServer = await startCartServer('framework-cart-server.mjs', cartBytes);
+const frameworkProxy = await startScript('framework-proxy.mjs', [frameworkServer.url, '0']);
+const frameworkPids = new Map([
+  ['proxy', frameworkProxy.pid],
+  ['nest', frameworkServer.pid],
 ]);
 const barePids = new Map([['bare', bare.pid]]);
 const rows = [];
@@ -328,12 +339,14 @@ const plan = [
   ...(CASES.includes('guest-read')
     ? [
         ['guest read', 'bare two-hop', proxy.url, guestReads, twoHopPids],
+        ['guest read', 'framework', frameworkProxy.url, guestReads, frameworkPids],
         ['guest read', 'gateway', GATEWAY, guestReads, served],
       ]
     : []),
   ...(CASES.includes('guest-add')
     ? [
         ['guest add', 'bare two-hop', proxy.url, () => guestAdds('y'), twoHopPids],
+        ['guest add', 'framework', frameworkProxy.url, () => guestAdds('x'), frameworkPids],
         ['guest add', 'gateway', GATEWAY, () => guestAdd, served],
       ]
     : []),
@@ -352,8 +365,7 @@ try {
       rows.push(await measure(round, name, through, url, requests(), pids));
   }
 } finally {
-  await proxy.stop();
-  await bare.stop();
+  await Promise.all([proxy.stop(), bare.stop(), frameworkProxy.stop(), frameworkServer.stop()]);
 }
 
 // The most any line got: it must stay below 99 and below the product's stock.
@@ -407,15 +419,16 @@ for (const r of rows) {
 const find = (c, t) => summary.find((m) => m.case === c && m.through === t);
 const pct = (ratio) => `${Math.round(ratio * 100)} %`;
 console.log(
-  `\nMedians of ${ROUNDS} round(s), ${CONNECTIONS} connections, ${DURATION} s a case; "of two-hop": against the bare two-hop of the same kind`,
+  `\nMedians of ${ROUNDS} round(s), ${CONNECTIONS} connections, ${DURATION} s a case; "of two-hop": against the bare two-hop of the same kind, "of framework": against the framework two-hop (http-proxy-middleware alone into a bare NestJS controller)`,
 );
 console.log(
-  `  ${'case'.padEnd(10)} ${'through'.padEnd(12)} ${'req/s'.padStart(7)} ${'of two-hop'.padStart(10)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'p99 ×'.padStart(6)} ${'errors'.padStart(6)}   CPU µs/request`,
+  `  ${'case'.padEnd(10)} ${'through'.padEnd(12)} ${'req/s'.padStart(7)} ${'of two-hop'.padStart(10)} ${'of framework'.padStart(12)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'p99 ×'.padStart(6)} ${'errors'.padStart(6)}   CPU µs/request`,
 );
 for (const m of summary) {
   const twoHop = m.case === 'user add' ? undefined : find(m.case, 'bare two-hop');
+  const framework = m.case === 'user add' || m.through === 'framework' ? undefined : find(m.case, 'framework');
   console.log(
-    `  ${m.case.padEnd(10)} ${m.through.padEnd(12)} ${String(m.rps).padStart(7)} ${(twoHop ? pct(m.rps / twoHop.rps) : '').padStart(10)} ${String(m.p50).padStart(6)} ${String(m.p99).padStart(6)} ${(twoHop ? `${(m.p99 / Math.max(1, twoHop.p99)).toFixed(1)}×` : '').padStart(6)} ${String(m.bad).padStart(6)}   ${
+    `  ${m.case.padEnd(10)} ${m.through.padEnd(12)} ${String(m.rps).padStart(7)} ${(twoHop ? pct(m.rps / twoHop.rps) : '').padStart(10)} ${(framework ? pct(m.rps / framework.rps) : '').padStart(12)} ${String(m.p50).padStart(6)} ${String(m.p99).padStart(6)} ${(twoHop ? `${(m.p99 / Math.max(1, twoHop.p99)).toFixed(1)}×` : '').padStart(6)} ${String(m.bad).padStart(6)}   ${
       Object.entries(m.cpuUsPerRequest)
         .map(([who, us]) => `${who} ${us}`)
         .join(', ') || 'n/a'
@@ -438,6 +451,13 @@ for (const [name, min] of [
     ratio,
     pass: ratio >= min,
   });
+  const framework = find(name, 'framework');
+  if (framework)
+    verdicts.push({
+      check: `${name}: the framework two-hop is ${pct(framework.rps / twoHop.rps)} of the bare two-hop; the gateway`,
+      shown: `${pct(gateway.rps / framework.rps)} of the framework two-hop (${gateway.rps} vs ${framework.rps} req/s)`,
+      info: true,
+    });
   const p99 = gateway.p99 / Math.max(1, twoHop.p99); // autocannon's latencies are whole ms: never divide by 0
   verdicts.push({
     check: `${name} p99 ≤ 3× the bare two-hop's`,
@@ -460,7 +480,7 @@ verdicts.push({
   pass: broken.length === 0,
 });
 console.log(`\nTargets (medians of ${ROUNDS} round(s), against the bare two-hop of the same run):`);
-for (const v of verdicts) console.log(`  ${v.pass ? 'PASS' : 'MISS'}  ${v.check}: ${v.shown}`);
+for (const v of verdicts) console.log(`  ${v.info ? 'INFO' : v.pass ? 'PASS' : 'MISS'}  ${v.check}: ${v.shown}`);
 
 if (process.env.BENCH_JSON) {
   fs.writeFileSync(
