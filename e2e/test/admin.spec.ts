@@ -4,9 +4,9 @@
 // after confirming; creates a product with an uploaded image that then shows in the shop; edits a product's price
 // and sees it in the list and on its shop page at once; moves an order to Shipped, then Mark as Delivered, and the
 // customer's order page reads Delivered with the dated history Processing, Shipped, Delivered, and My Orders its
-// status; an admin whose role is taken away meanwhile is sent to /login with the
-// server's message. axe-core finds no serious or critical violation on any admin page. Everything it changes it
-// made itself (its own products, users and order), so that journeys running beside it are not disturbed.
+// status; an admin whose role is taken away meanwhile is sent to /login with the server's message. axe-core finds
+// no serious or critical violation on any admin page. Everything it changes it made itself (its own products, users
+// and order), so that journeys running beside it are not disturbed.
 // Screenshots of each admin page at desktop and phone widths go to E2E_SCREENSHOT_DIR.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
