@@ -19,15 +19,17 @@ import type { LeanOrder } from './order.schema';
  * least once) repeats the same event, which consumers dedupe.
  */
 
-type Buyer = { name: string; email?: string };
-
 /** An outbox entry that happened at `at` (the time the change it announces was stored). */
 const entryAt = <T>(type: string, data: T, eventId: string, at: Date): OutboxEntry<T> => ({
   ...outboxEntry(type, data, eventId),
   occurredAt: at,
 });
 
-const customerOf = ({ name, email }: Buyer): OrderSummary['customer'] => ({ name, ...(email ? { email } : {}) });
+/** The buyer as the order keeps them: name, and email when there is one. */
+const customerOf = ({ name, email }: OrderSummary['customer']): OrderSummary['customer'] => ({
+  name,
+  ...(email ? { email } : {}),
+});
 
 function itemRefs(order: Pick<CreateOrderRequest, 'orderItems'>): OrderItemRef[] {
   return order.orderItems.map(({ productId, quantity, size, color, sku }) => ({
