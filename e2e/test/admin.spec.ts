@@ -3,9 +3,10 @@
 // revenue of the paid orders; adds a user, changes their role (their old session then fails) and deletes them
 // after confirming; creates a product with an uploaded image that then shows in the shop; edits a product's price
 // and sees it in the list and on its shop page at once; moves an order to Shipped, then Mark as Delivered, and the
-// customer's order page reads Delivered; an admin whose role is taken away meanwhile is sent to /login with the
-// server's message. axe-core finds no serious or critical violation on any admin page. Everything it changes it
-// made itself (its own products, users and order), so that journeys running beside it are not disturbed.
+// customer's order page reads Delivered with the dated history Processing, Shipped, Delivered, and My Orders its
+// status; an admin whose role is taken away meanwhile is sent to /login with the server's message. axe-core finds
+// no serious or critical violation on any admin page. Everything it changes it made itself (its own products, users
+// and order), so that journeys running beside it are not disturbed.
 // Screenshots of each admin page at desktop and phone widths go to E2E_SCREENSHOT_DIR.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -393,7 +394,7 @@ describe('admin area (browser)', () => {
     }
   });
 
-  it("orders: Shipped through the select, then Mark as Delivered; the customer's order page reads Delivered", async () => {
+  it("orders: Shipped through the select, then Mark as Delivered; the customer's pages read Delivered, with its history", async () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Orders', exact: true }).click();
     await page.getByRole('heading', { name: 'Order Management', exact: true }).waitFor();
     const orderRow = row(`#${orderId}`);
@@ -423,6 +424,25 @@ describe('admin area (browser)', () => {
       await buyer.goto(`${env.baseUrl}/order/${orderId}`, { waitUntil: 'networkidle' });
       await buyer.getByText(`Order ID: #${orderId}`).waitFor();
       await buyer.getByText('Delivered', { exact: true }).waitFor();
+      // The status history: placed, shipped, delivered, each dated; the last is the status now.
+      const steps = buyer.getByRole('region', { name: 'Order Status' }).getByRole('listitem');
+      const history = await steps.evaluateAll((items) =>
+        items.map((li) => {
+          const time = li.querySelector('time');
+          return [li.textContent?.replace(time?.textContent ?? '', '').trim(), time?.dateTime];
+        }),
+      );
+      expect(history).toEqual([
+        ['Processing', expect.any(String)],
+        ['Shipped', expect.any(String)],
+        ['Delivered', expect.any(String)],
+      ]);
+      await expect(steps.last().getAttribute('aria-current')).resolves.toBe('step');
+      await axeCheck(buyer, 'order details with its status history');
+      await buyer.goto(`${env.baseUrl}/my-orders`, { waitUntil: 'networkidle' });
+      const row = buyer.getByTestId('order-row').filter({ hasText: orderId });
+      await expect(row.getByRole('cell').last().textContent()).resolves.toMatch(/^Delivered /);
+      await axeCheck(buyer, 'my orders with their status');
     } finally {
       await context.close();
     }

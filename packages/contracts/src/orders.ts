@@ -9,6 +9,17 @@ export const ESTIMATED_DELIVERY_DAYS = 10;
 
 export type OrderLineJson = CheckoutLineJson;
 
+/**
+ * One entry of an order's history: from `at` on, the order was `status`. The history is append-only, oldest
+ * first; its first entry is Processing when the order was placed. Later entries may carry more, as optional
+ * fields (who made the change, a payment or a refund): a reader ignores what it does not know.
+ */
+export interface OrderStatusEntryJson {
+  status: OrderStatus;
+  /** ISO time it took effect. */
+  at: string;
+}
+
 export interface OrderJson {
   _id: string;
   /** The buyer as they were when they ordered (kept after the user is deleted). */
@@ -26,6 +37,12 @@ export interface OrderJson {
   isDelivered: boolean;
   deliveredAt?: string;
   status: OrderStatus;
+  /**
+   * Every status the order has had, oldest first; the last is `status`. Orders placed before the history was
+   * kept show one made from what they store: Processing at createdAt, then the current status (Delivered at
+   * deliveredAt, any other at updatedAt).
+   */
+  statusHistory: OrderStatusEntryJson[];
   createdAt: string;
   updatedAt: string;
 }

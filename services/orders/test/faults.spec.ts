@@ -73,7 +73,8 @@ describe('orders when a dependency goes away', () => {
   const mine = (id: string) => call('GET', `/api/orders/${id}`, CUSTOMER);
   const setStatus = (id: string, status: string) => call('PUT', `/api/admin/orders/${id}`, ADMIN, { status });
   const ready = () => call('GET', '/ready');
-  const eventsOf = (type: string, orderId: string) => events.of(type).filter((e) => e.data.orderId === orderId);
+  const eventsOf = (type: typeof EVENTS.orders.orderPlaced | typeof EVENTS.orders.orderCancelled, orderId: string) =>
+    events.of(type).filter((e) => e.data.orderId === orderId);
   /** The order's events all confirmed by the broker (read from its document once MongoDB answers). */
   const outboxDrained = async (id: string) => {
     const orders = faulty.svc.app.get<Model<Order>>(getModelToken(Order.name));

@@ -3,12 +3,14 @@
 // are read from the suite's exchange as catalog and cart would read them.
 import { getModelToken } from '@nestjs/mongoose';
 import {
+  EVENTS,
   PATTERNS,
   type CreateOrderRequest,
   type CreateOrderResponse,
   type EventEnvelope,
   type OrderCancelledEvent,
   type OrderPlacedEvent,
+  type OrderStatusChangedEvent,
   type Role,
 } from '@shop/contracts';
 import { EventBus, namespacedExchange, RpcClient } from '@shop/nest-common';
@@ -85,12 +87,19 @@ export function paidCheckout(
   };
 }
 
-type OrderEvent = EventEnvelope<OrderPlacedEvent | OrderCancelledEvent>;
+/** What each event orders publishes carries. */
+interface OrderEventData {
+  [EVENTS.orders.orderPlaced]: OrderPlacedEvent;
+  [EVENTS.orders.orderCancelled]: OrderCancelledEvent;
+  [EVENTS.orders.orderStatusChanged]: OrderStatusChangedEvent;
+}
+type OrderEventType = keyof OrderEventData;
+type OrderEvent = EventEnvelope<OrderEventData[OrderEventType]>;
 
 /** The events published in a suite's namespace, every delivery kept (no dedupe: duplicates must show). */
 export interface EventsTap {
   received: OrderEvent[];
-  of(type: string): OrderEvent[];
+  of<T extends OrderEventType>(type: T): EventEnvelope<OrderEventData[T]>[];
   close(): Promise<void>;
 }
 
@@ -108,7 +117,8 @@ export async function tapEvents(url: string, namespace: string): Promise<EventsT
   await bus.subscribe({ 'orders.#': async (event) => void received.push(event) }, { queue });
   return {
     received,
-    of: (type) => received.filter((e) => e.type === type),
+    of: <T extends OrderEventType>(type: T) =>
+      received.filter((e): e is EventEnvelope<OrderEventData[T]> => e.type === type),
     close: async () => {
       await bus.close();
       await deleteConsumerTopology(url, queue);

@@ -61,6 +61,7 @@ describe('orders: placing and reading', () => {
       paymentDetails: checkout.paymentDetails,
       isDelivered: false,
       status: 'Processing',
+      statusHistory: [{ status: 'Processing', at: order.createdAt }],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -90,7 +91,7 @@ describe('orders: placing and reading', () => {
     }
   });
 
-  it('makes one order and announces it once when a checkout is finalized ten times at once', async () => {
+  it('makes one order and announces it once, with what the customer is told, when a checkout is finalized ten times at once', async () => {
     const checkout = paidCheckout();
     const answers = await Promise.all(Array.from({ length: 10 }, () => h.create(checkout)));
     expect(answers.filter((a) => a.created)).toHaveLength(1);
@@ -117,7 +118,25 @@ describe('orders: placing and reading', () => {
             { productId: '65a000000000000000000001', quantity: 2, size: 'M', color: 'Green', sku: 'GB-HOME-M-GREEN' },
             { productId: '65a000000000000000000002', quantity: 1, size: '', color: 'Purple' },
           ],
+          summary: {
+            customer: { name: CUSTOMER.name, email: 'casey@example.com' },
+            lines: [
+              {
+                name: 'Packers Home Jersey',
+                quantity: 2,
+                price: 89.99,
+                size: 'M',
+                color: 'Green',
+                sku: 'GB-HOME-M-GREEN',
+              },
+              { name: 'Ravens Beanie', quantity: 1, price: 19.99, color: 'Purple' },
+            ],
+            totalPrice: 199.97,
+            shippingAddress: checkout.shippingAddress,
+            placedAt: answers[0].order.createdAt,
+          },
         },
+        occurredAt: answers[0].order.createdAt,
       }),
     ]);
     await waitFor('the outbox emptied', async () => !(await h.orders.findById(orderId).lean())!.outboxPending);

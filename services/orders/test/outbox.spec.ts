@@ -67,13 +67,14 @@ describe('orders: the outbox', () => {
 
     await proxy.open();
     const stored = async () => (await h.orders.findById(order._id).lean())!;
-    await waitFor('both events published', async () => !(await stored()).outboxPending, 20_000);
+    await waitFor('the events published', async () => !(await stored()).outboxPending, 20_000);
     const ofOrder = () => h.events.received.filter((e) => e.data.orderId === order._id);
-    await waitFor('both events delivered', () => ofOrder().length >= 2);
+    await waitFor('the events delivered', () => ofOrder().length >= 3);
     await sleep(1000);
     expect(ofOrder().map((e) => e.eventId)).toEqual([
       `orders.order.placed:${order.checkoutId}`,
       `orders.order.cancelled:${order._id}`,
+      `orders.order.status-changed:${order._id}:1`,
     ]);
     expect(await h.http('DELETE', `/api/admin/orders/${order._id}`, ADMIN)).toMatchObject({
       status: 200,

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { initialAuthState } from '@/features/auth/authSlice';
+import { formatDateTime } from '@/lib/dates';
 import { aUser, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
 import OrderDetailsPage from './OrderDetailsPage';
 
@@ -17,6 +18,50 @@ describe('order details', () => {
     expect(screen.getByText('Pending')).toBeInTheDocument();
     expect(screen.getByText('Payment Method: PayPal')).toBeInTheDocument();
     expect(screen.getByText('Address: 1 Stadium Way, London, United Kingdom')).toBeInTheDocument();
+  });
+
+  it('shows the status history as a timeline, each change dated, the status now marked current', async () => {
+    const history = [
+      { status: 'Processing', at: '2025-03-01T10:00:00.000Z' },
+      { status: 'Shipped', at: '2025-03-03T08:15:00.000Z' },
+      { status: 'Delivered', at: '2025-03-06T17:45:00.000Z' },
+    ] as const;
+    const delivered = anOrder({
+      status: 'Delivered',
+      isDelivered: true,
+      deliveredAt: history[2].at,
+      statusHistory: [...history],
+    });
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: delivered } });
+    open();
+    const section = await screen.findByRole('region', { name: 'Order Status' });
+    const steps = within(within(section).getByRole('list')).getAllByRole('listitem');
+    expect(steps.map((step) => step.textContent)).toEqual(history.map((h) => `${h.status} ${formatDateTime(h.at)}`));
+    expect(steps.map((step) => step.querySelector('time')?.getAttribute('datetime'))).toEqual(history.map((h) => h.at));
+    expect(steps.map((step) => step.getAttribute('aria-current'))).toEqual([null, null, 'step']);
+    // The SPEC's badges stay as they were.
+    expect(screen.getByText('Approved')).toBeInTheDocument();
+    expect(screen.getByText('Delivered', { ignore: 'li' })).toHaveClass('rounded-full');
+  });
+
+  it('shows a shipped order as Shipped while the SPEC badge still reads Pending for the delivery', async () => {
+    fakeApi({
+      [`GET /api/orders/${ORDER_ID}`]: {
+        body: anOrder({
+          status: 'Shipped',
+          statusHistory: [
+            { status: 'Processing', at: '2025-03-01T10:00:00.000Z' },
+            { status: 'Shipped', at: '2025-03-03T08:15:00.000Z' },
+          ],
+        }),
+      },
+    });
+    open();
+    const section = await screen.findByRole('region', { name: 'Order Status' });
+    const current = within(section).getAllByRole('listitem').at(-1)!;
+    expect(current).toHaveAttribute('aria-current', 'step');
+    expect(current).toHaveTextContent(/^Shipped /);
+    expect(screen.getByText('Pending')).toBeInTheDocument();
   });
 
   it("shows each line's size, colour and variant SKU, and a line from before variants without one", async () => {
@@ -39,6 +84,7 @@ describe('order details', () => {
     open(missing);
     expect(await screen.findByText('No Order details found')).toBeInTheDocument();
     expect(screen.queryByText('Approved')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Order Status' })).not.toBeInTheDocument();
   });
 
   it("shows the server's message when the order cannot be loaded for another reason", async () => {

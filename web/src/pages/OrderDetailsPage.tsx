@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { OrderLines } from '@/features/orders/OrderLines';
+import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
 import { fetchOrderDetails } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -17,7 +18,10 @@ function Badge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
   );
 }
 
-/** SPEC §2/§4: Approved/Pending, Delivered/Pending, items, shipping, payment; "No Order details found". */
+/**
+ * SPEC §2/§4: Approved/Pending, Delivered/Pending, items, shipping, payment; "No Order details found". Beside
+ * them, the order's status and the date of each change (its status history).
+ */
 export default function OrderDetailsPage() {
   const { id = '' } = useParams();
   usePageMeta('Order details');
@@ -69,6 +73,7 @@ export default function OrderDetailsPage() {
               </p>
             </div>
           </div>
+          <OrderStatusTimeline order={shown} />
           <h3 className="mb-2 font-semibold">Products</h3>
           <OrderLines lines={shown.orderItems} />
           <p className="mt-4 text-right text-lg font-semibold">

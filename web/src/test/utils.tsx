@@ -203,6 +203,7 @@ export function anOrder(overrides: Partial<OrderJson> = {}): OrderJson {
     paymentStatus: 'paid',
     isDelivered: false,
     status: 'Processing',
+    statusHistory: [{ status: 'Processing', at: '2025-03-01T10:00:00.000Z' }],
     createdAt: '2025-03-01T10:00:00.000Z',
     updatedAt: '2025-03-01T10:00:00.000Z',
     ...overrides,

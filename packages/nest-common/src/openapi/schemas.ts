@@ -6,6 +6,7 @@ import {
   type CartLineJson,
   type OrderJson,
   type OrderStatus,
+  type OrderStatusEntryJson,
   type PaymentDetailsJson,
   type PublicUser,
   type Role,
@@ -105,6 +106,11 @@ export class OrderBuyerBody {
 }
 
 /** An order (API.md "Orders"); checkout's finalize answers with one too. */
+export class OrderStatusEntryBody implements OrderStatusEntryJson {
+  @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus' }) status!: OrderStatus;
+  @dateTime() at!: string;
+}
+
 export class OrderBody implements OrderJson {
   @objectId() _id!: string;
   @ApiProperty({ type: OrderBuyerBody }) user!: OrderBuyerBody;
@@ -121,6 +127,11 @@ export class OrderBody implements OrderJson {
   @ApiProperty() isDelivered!: boolean;
   @dateTime(false) deliveredAt?: string;
   @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus' }) status!: OrderStatus;
+  @ApiProperty({
+    type: [OrderStatusEntryBody],
+    description: 'Every status the order has had, oldest first (append-only); the first is Processing when placed',
+  })
+  statusHistory!: OrderStatusEntryBody[];
   @dateTime() createdAt!: string;
   @dateTime() updatedAt!: string;
 }

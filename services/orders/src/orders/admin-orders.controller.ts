@@ -23,7 +23,8 @@ export class AdminOrdersController {
   /** Answers the updated order itself (clients read it bare). */
   @Put(':id')
   @ApiOperation({
-    summary: "Change an order's status (Delivered sets deliveredAt; Cancelled releases stock, once, and is final)",
+    summary:
+      "Change an order's status, kept in its statusHistory and announced (Delivered sets deliveredAt; Cancelled releases stock, once, and is final)",
   })
   @ApiObjectIdParam('order')
   @ApiOkResponse({ type: OrderBody, description: 'The updated order, bare' })

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { statusChange, type OrderStatusFields } from './order-status';
+import { statusChange, statusHistoryOf, type OrderStatusFields } from './order-status';
 
 describe('statusChange', () => {
   const now = new Date('2026-03-01T12:00:00Z');
@@ -33,5 +33,40 @@ describe('statusChange', () => {
     expect(() => statusChange(cancelled, next, now)).toThrow(
       new BadRequestException('A cancelled order cannot change status'),
     );
+  });
+});
+
+describe('statusHistoryOf', () => {
+  const createdAt = new Date('2026-02-01T10:00:00Z');
+  const deliveredAt = new Date('2026-02-08T16:00:00Z');
+  const updatedAt = new Date('2026-02-09T08:00:00Z');
+  const stored = { status: 'Processing', createdAt, updatedAt } as const;
+
+  it('is the stored history when the order keeps one', () => {
+    const statusHistory = [
+      { status: 'Processing', at: createdAt },
+      { status: 'Shipped', at: deliveredAt },
+      { status: 'Processing', at: updatedAt },
+    ] as const;
+    expect(statusHistoryOf({ ...stored, statusHistory: [...statusHistory] })).toEqual(statusHistory);
+  });
+
+  it('gives an older order in Processing its placing only', () => {
+    expect(statusHistoryOf(stored)).toEqual([{ status: 'Processing', at: createdAt }]);
+    expect(statusHistoryOf({ ...stored, statusHistory: [] })).toEqual([{ status: 'Processing', at: createdAt }]);
+  });
+
+  it("dates an older Delivered order's delivery at its deliveredAt", () => {
+    expect(statusHistoryOf({ ...stored, status: 'Delivered', deliveredAt })).toEqual([
+      { status: 'Processing', at: createdAt },
+      { status: 'Delivered', at: deliveredAt },
+    ]);
+  });
+
+  it.each(['Shipped', 'Cancelled'] as const)('dates an older order now %s at its last update', (status) => {
+    expect(statusHistoryOf({ ...stored, status })).toEqual([
+      { status: 'Processing', at: createdAt },
+      { status, at: updatedAt },
+    ]);
   });
 });

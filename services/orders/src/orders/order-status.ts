@@ -8,6 +8,21 @@ export interface OrderStatusFields {
   deliveredAt?: Date;
 }
 
+/** An entry of an order's status history, as stored. */
+export interface StatusEntry {
+  status: OrderStatus;
+  at: Date;
+}
+
+/** What an order stores that its history is read from. */
+export interface OrderHistoryFields {
+  status: OrderStatus;
+  deliveredAt?: Date;
+  statusHistory?: StatusEntry[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /**
  * What setting `next` changes on an order, or undefined when nothing changes (the same status again, so a
  * repeated click writes nothing and announces nothing). Delivered stamps the delivery (kept if it was
@@ -18,4 +33,17 @@ export function statusChange(order: OrderStatusFields, next: OrderStatus, now: D
   if (order.status === 'Cancelled') throw new BadRequestException(ORDER_MESSAGES.cancelledIsFinal);
   if (next === 'Delivered') return { status: next, isDelivered: true, deliveredAt: order.deliveredAt ?? now };
   return { status: next, isDelivered: false };
+}
+
+/**
+ * The order's status history: the stored one or, for an order placed before it was kept, the best account of
+ * its past it stores: Processing when it was placed, then its current status — a Delivered order's at its
+ * deliveredAt, any other at its last update.
+ */
+export function statusHistoryOf(order: OrderHistoryFields): StatusEntry[] {
+  if (order.statusHistory?.length) return order.statusHistory;
+  const placed: StatusEntry = { status: 'Processing', at: order.createdAt };
+  if (order.status === 'Processing') return [placed];
+  const at = order.status === 'Delivered' && order.deliveredAt ? order.deliveredAt : order.updatedAt;
+  return [placed, { status: order.status, at }];
 }

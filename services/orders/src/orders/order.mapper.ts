@@ -1,4 +1,5 @@
 import { SHIPPING_ADDRESS_FIELDS, toPounds, type OrderJson, type ShippingAddress } from '@shop/contracts';
+import { statusHistoryOf } from './order-status';
 import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -30,6 +31,7 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     paymentStatus: o.paymentStatus,
     isDelivered: o.isDelivered,
     status: o.status,
+    statusHistory: statusHistoryOf(o).map(({ status, at }) => ({ status, at: iso(at) })),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

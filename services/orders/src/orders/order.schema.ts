@@ -51,6 +51,13 @@ export class OrderPaymentDetails {
   @Prop() capturedAt?: string;
 }
 
+/** An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`. */
+@Schema({ _id: false, versionKey: false })
+export class OrderStatusEntry {
+  @Prop({ type: String, required: true, enum: ORDER_STATUSES }) status!: OrderStatus;
+  @Prop({ required: true }) at!: Date;
+}
+
 /**
  * An order: made once per paid checkout (unique `checkoutId`), then run by admins. Money is integer pence.
  *
@@ -83,6 +90,13 @@ export class Order {
   @Prop({ required: true, default: false }) isDelivered!: boolean;
   @Prop() deliveredAt?: Date;
   @Prop({ type: String, required: true, enum: ORDER_STATUSES, default: 'Processing' }) status!: OrderStatus;
+  /**
+   * Append-only, oldest first, written in the same write as the status (and the status-changed event). Absent
+   * from orders placed before it was kept: they are not rewritten, their first change stores the history their
+   * JSON showed (`statusHistoryOf`) and appends to it.
+   */
+  @Prop({ type: [SchemaFactory.createForClass(OrderStatusEntry)], default: undefined })
+  statusHistory?: OrderStatusEntry[];
 
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;

@@ -1,21 +1,18 @@
 import { Injectable, Logger, NotFoundException, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  EVENTS,
   ORDER_MESSAGES,
   type CreateOrderRequest,
   type CreateOrderResponse,
-  type OrderCancelledEvent,
-  type OrderItemRef,
   type OrderJson,
-  type OrderPlacedEvent,
   type OrderStatus,
 } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, outboxEntry, type AuthUser, type Counter } from '@shop/nest-common';
+import { isDuplicateKeyError, Metrics, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { Readable } from 'node:stream';
 import { OrderLocks } from './order-locks';
-import { statusChange } from './order-status';
+import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
+import { statusChange, statusHistoryOf } from './order-status';
 import { toOrderJson } from './order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
@@ -52,33 +49,11 @@ async function* jsonArrayChunks(
 export const EVENTS_PENDING =
   "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
 
-function itemRefs(order: Pick<CreateOrderRequest, 'orderItems'>): OrderItemRef[] {
-  return order.orderItems.map(({ productId, quantity, size, color, sku }) => ({
-    productId,
-    quantity,
-    size,
-    color,
-    ...(sku ? { sku } : {}),
-  }));
-}
-
-/** orders.order.cancelled, with an event id of its own per order: the stock goes back once. */
-function cancelledEvent(order: LeanOrder) {
-  const orderId = String(order._id);
-  const data: OrderCancelledEvent = {
-    orderId,
-    checkoutId: order.checkoutId,
-    userId: order.user._id,
-    items: itemRefs(order),
-  };
-  return outboxEntry(EVENTS.orders.orderCancelled, data, `${EVENTS.orders.orderCancelled}:${orderId}`);
-}
-
 /**
  * The orders' use cases. An order is made once per paid checkout: the unique `checkoutId` decides, whatever
  * races (FerretDB enforces unique indexes atomically, and nothing else). Each fact worth announcing —
- * placed, cancelled — is stored in the order's outbox in the same write as the change, with a stable
- * event id, and relayed from there (OrdersOutbox).
+ * placed, every status change, cancelled — is stored in the order's outbox in the same write as the change,
+ * with a stable event id, and relayed from there (OrdersOutbox).
  */
 @Injectable()
 export class OrdersService implements OnModuleInit {
@@ -110,12 +85,7 @@ export class OrdersService implements OnModuleInit {
   async createFromCheckout(req: CreateOrderRequest): Promise<CreateOrderResponse> {
     const _id = new Types.ObjectId();
     const orderId = _id.toHexString();
-    const placed: OrderPlacedEvent = {
-      orderId,
-      checkoutId: req.checkoutId,
-      userId: req.user._id,
-      items: itemRefs(req),
-    };
+    const placedAt = new Date();
     let order: LeanOrder;
     try {
       const doc = await this.orders.create({
@@ -127,7 +97,9 @@ export class OrdersService implements OnModuleInit {
         totalPence: req.totalPence,
         paidAt: new Date(req.paidAt),
         paymentDetails: req.paymentDetails,
-        outbox: [outboxEntry(EVENTS.orders.orderPlaced, placed, `${EVENTS.orders.orderPlaced}:${req.checkoutId}`)],
+        statusHistory: [{ status: 'Processing', at: placedAt }],
+        createdAt: placedAt,
+        outbox: [placedEvent(orderId, req, placedAt)],
         outboxPending: true,
       });
       order = doc.toObject<LeanOrder>();
@@ -181,23 +153,38 @@ export class OrdersService implements OnModuleInit {
     return toOrderJson(order);
   }
 
-  /** An admin sets the status (rules in statusChange); cancelling stores its event in the same write. */
+  /**
+   * An admin sets the status (rules in statusChange). A change appends to the order's status history and stores
+   * its status-changed event — and a cancellation its cancelled event — in the same write, under the order's
+   * lock; setting the status the order has writes and announces nothing.
+   */
   async updateStatus(id: string, status: OrderStatus): Promise<OrderJson> {
-    const { order, cancelled } = await this.locks.withOrder(id, async () => {
+    const { order, changed } = await this.locks.withOrder(id, async () => {
       const current = await this.orders.findById(id).lean<LeanOrder>().exec();
       if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
-      const change = statusChange(current, status, new Date());
-      if (!change) return { order: current, cancelled: false };
-      const cancelled = change.status === 'Cancelled';
-      const $set: UpdateQuery<Order>['$set'] = cancelled
-        ? { ...change, outbox: [...current.outbox, cancelledEvent(current)], outboxPending: true }
-        : { ...change };
+      const now = new Date();
+      const change = statusChange(current, status, now);
+      if (!change) return { order: current, changed: false };
+      // An order from before the history was kept stores the history its JSON showed, then this change.
+      const statusHistory = [...statusHistoryOf(current), { status: change.status, at: now }];
+      const events = [
+        ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
+        statusChangedEvent(current, { n: statusHistory.length - 1, status: change.status, at: now }),
+      ];
+      const $set: UpdateQuery<Order>['$set'] = {
+        ...change,
+        statusHistory,
+        outbox: [...current.outbox, ...events],
+        outboxPending: true,
+      };
       const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
       const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
-      return { order: updated!, cancelled };
+      return { order: updated!, changed: true };
     });
-    this.logger.log({ msg: 'order status set', orderId: id, status: order.status });
-    if (cancelled) this.outbox.relaySoon(id);
+    if (changed) {
+      this.logger.log({ msg: 'order status set', orderId: id, status: order.status });
+      this.outbox.relaySoon(id);
+    }
     return toOrderJson(order);
   }
 

@@ -3,9 +3,13 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { formatDateTime } from '@/lib/dates';
+import { OrderStatusCell } from './OrderStatus';
 import { fetchUserOrders } from './ordersSlice';
 
-/** The customer's orders (SPEC §2): a row opens /order/:id; "You have no orders" when there are none. */
+/**
+ * The customer's orders (SPEC §2): a row opens /order/:id; Paid or Pending, and the order's status with the day it
+ * took it; "You have no orders" when there are none.
+ */
 export function MyOrdersTable() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -42,6 +46,9 @@ export function MyOrdersTable() {
               Price
             </th>
             <th scope="col" className="px-4 py-3">
+              Payment
+            </th>
+            <th scope="col" className="px-4 py-3">
               Status
             </th>
           </tr>
@@ -49,7 +56,7 @@ export function MyOrdersTable() {
         <tbody>
           {orders.length === 0 ? (
             <tr>
-              <td colSpan={7} className="px-4 py-6 text-center text-gray-600">
+              <td colSpan={8} className="px-4 py-6 text-center text-gray-600">
                 You have no orders
               </td>
             </tr>
@@ -90,6 +97,9 @@ export function MyOrdersTable() {
                   >
                     {order.isPaid ? 'Paid' : 'Pending'}
                   </span>
+                </td>
+                <td className="px-4 py-3">
+                  <OrderStatusCell order={order} />
                 </td>
               </tr>
             ))

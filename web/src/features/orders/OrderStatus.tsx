@@ -1,0 +1,70 @@
+import { useId } from 'react';
+import type { OrderJson, OrderStatus } from '@shop/contracts';
+import { formatDate, formatDateTime } from '@/lib/dates';
+
+const BADGE: Record<OrderStatus, string> = {
+  Processing: 'bg-blue-100 text-blue-800',
+  Shipped: 'bg-indigo-100 text-indigo-800',
+  Delivered: 'bg-green-100 text-green-800',
+  Cancelled: 'bg-gray-200 text-gray-800',
+};
+
+const DOT: Record<OrderStatus, string> = {
+  Processing: 'bg-blue-600',
+  Shipped: 'bg-indigo-600',
+  Delivered: 'bg-green-600',
+  Cancelled: 'bg-gray-600',
+};
+
+/** My Orders' Status cell: the order's status (Processing, Shipped, Delivered, Cancelled) and the day it took it. */
+export function OrderStatusCell({ order }: { order: OrderJson }) {
+  const { status } = order;
+  const at = order.statusHistory.at(-1)?.at ?? order.updatedAt; // when it took its status: the history's last entry
+  return (
+    <>
+      <span className={`rounded-full px-2 py-1 text-xs font-semibold whitespace-nowrap ${BADGE[status]}`}>
+        {status}
+      </span>{' '}
+      <time dateTime={at} className="mt-1 block text-xs whitespace-nowrap text-gray-600">
+        {formatDate(at)}
+      </time>
+    </>
+  );
+}
+
+/**
+ * The order details' timeline: every status the order has had, oldest first, each with its date and time; the
+ * last, its status now, marked current. Each step's text is its status and its time together.
+ */
+export function OrderStatusTimeline({ order }: { order: OrderJson }) {
+  const headingId = useId();
+  const steps = order.statusHistory;
+  return (
+    <section aria-labelledby={headingId} className="mb-8">
+      <h3 id={headingId} className="mb-3 font-semibold">
+        Order Status
+      </h3>
+      <ol className="ml-1.5 border-l-2 border-gray-200" data-testid="order-status-timeline">
+        {steps.map((step, i) => {
+          const current = i === steps.length - 1;
+          return (
+            <li
+              key={`${i}-${step.status}`}
+              aria-current={current ? 'step' : undefined}
+              className={`relative pl-5 pb-4 last:pb-0 ${current ? 'font-semibold text-gray-900' : 'text-gray-700'}`}
+            >
+              <span
+                aria-hidden="true"
+                className={`absolute top-1.5 -left-[7px] h-3 w-3 rounded-full ring-2 ring-white ${current ? DOT[step.status] : 'bg-gray-300'}`}
+              />
+              {step.status}{' '}
+              <time dateTime={step.at} className="block text-sm font-normal text-gray-600">
+                {formatDateTime(step.at)}
+              </time>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
