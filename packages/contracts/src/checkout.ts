@@ -1,4 +1,5 @@
 import type { CartLineJson } from './cart';
+import type { AppliedDiscountJson } from './discounts';
 
 // ---- HTTP shapes (API.md "Checkout")
 
@@ -58,6 +59,10 @@ export interface CheckoutJson {
   checkoutItems: CheckoutLineJson[];
   shippingAddress: ShippingAddress;
   paymentMethod: 'PayPal';
+  /** The merchandise subtotal before any discount (GBP); set on checkouts made since discount codes. */
+  subtotal?: number;
+  /** The discount code applied, and what it took off. */
+  discount?: AppliedDiscountJson;
   /** The server's total (GBP, two decimals): what PayPal must be paid. */
   totalPrice: number;
   isPaid: boolean;

@@ -22,6 +22,9 @@ export const EVENTS = {
     passwordResetRequested: 'identity.password-reset.requested',
     subscriberSubscribed: 'identity.subscriber.subscribed',
   },
+  checkout: {
+    welcomeCodeIssued: 'checkout.welcome-code.issued',
+  },
   catalog: {
     productChanged: 'catalog.product.changed',
     productDeleted: 'catalog.product.deleted',
@@ -109,6 +112,9 @@ export interface OrderSummary {
   lines: OrderSummaryLine[];
   /** The order's total in pounds (what was paid). */
   totalPrice: number;
+  /** Before the discount, when there was one. */
+  subtotal?: number;
+  discount?: { code: string; amount: number };
   shippingAddress: ShippingAddress;
   /** ISO time the order was placed; the estimated delivery is ESTIMATED_DELIVERY_DAYS after it. */
   placedAt: string;
@@ -149,4 +155,17 @@ export interface OrderCancelledEvent {
   checkoutId: string;
   userId: string;
   items: OrderItemRef[];
+}
+
+/**
+ * EVENTS.checkout.welcomeCodeIssued: the newsletter's personal code for an address, sent (again) on every
+ * `identity.subscriber.subscribed` — the same code each time, never a second one. Its eventId follows the
+ * subscribed event's (`checkout.welcome-code.issued:<subscribed eventId>`), so a redelivery is the same event.
+ */
+export interface WelcomeCodeIssuedEvent {
+  email: string;
+  code: string;
+  percentOff: number;
+  /** Whether it can still be used (false once the customer has placed an order with it, or any first order). */
+  usable: boolean;
 }

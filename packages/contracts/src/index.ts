@@ -1,6 +1,7 @@
 export * from './cart';
 export * from './catalog';
 export * from './checkout';
+export * from './discounts';
 export * from './errors';
 export * from './events';
 export * from './identity';

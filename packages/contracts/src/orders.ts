@@ -1,5 +1,6 @@
 import type { OrderStatus } from './catalog';
 import type { CheckoutLineJson, PaymentDetailsJson, ShippingAddress } from './checkout';
+import type { AppliedDiscountJson } from './discounts';
 
 /** SPEC §9: shipping shows as Free; estimated delivery 10 days after the order. */
 export const SHIPPING_METHOD = 'Free international shipping';
@@ -29,6 +30,10 @@ export interface OrderJson {
   shippingAddress: ShippingAddress;
   paymentMethod: 'PayPal';
   shippingMethod: string;
+  /** Before the discount (GBP); absent on orders placed before discount codes (then it equals totalPrice). */
+  subtotal?: number;
+  discount?: AppliedDiscountJson;
+  /** What was paid. */
   totalPrice: number;
   isPaid: boolean;
   paidAt: string;
@@ -86,7 +91,11 @@ export interface CreateOrderRequest {
   user: { _id: string; name: string; email?: string };
   orderItems: Array<Omit<OrderLineJson, 'price'> & { pricePence: number }>;
   shippingAddress: ShippingAddress;
+  /** What was paid (after the discount). */
   totalPence: number;
+  /** Before the discount; absent from checkouts made before discount codes. */
+  subtotalPence?: number;
+  discount?: { code: string; amountPence: number };
   paidAt: string;
   paymentDetails?: PaymentDetailsJson;
 }
