@@ -1,6 +1,6 @@
 import { Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectModel, MongooseModule } from '@nestjs/mongoose';
-import { type PasswordResetRequestedEvent } from '@shop/contracts';
+import type { PasswordResetRequestedEvent } from '@shop/contracts';
 import { EventBus, OutboxRelay, ROOT_LOGGER, ServiceConfig, type EventBusLogger } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { PasswordReset, PasswordResetSchema } from '../password-reset/password-reset.schema';
