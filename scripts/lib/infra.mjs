@@ -413,7 +413,8 @@ export async function startMailpit({ id, smtpPort, httpPort, database, logFile, 
     await handle.stop(2000);
     throw err;
   });
-  if (exited) throw new StepError(`Mailpit did not start on 127.0.0.1:${smtpPort}`, { detail: await exitReport(handle) });
+  if (exited)
+    throw new StepError(`Mailpit did not start on 127.0.0.1:${smtpPort}`, { detail: await exitReport(handle) });
   handle.smtpUrl = `smtp://127.0.0.1:${smtpPort}`;
   handle.url = `http://127.0.0.1:${httpPort}`;
   return handle;

@@ -69,7 +69,7 @@ export class NotificationsService implements OnModuleInit {
     const log = { eventId: event.eventId, type: event.type };
     if ('skip' in composed) {
       this.skipped.inc({ event: event.type });
-      this.logger.warn({ ...log, reason: composed.skip }, 'event acknowledged without an email');
+      this.logger.warn({ msg: 'event acknowledged without an email', ...log, reason: composed.skip });
       return 'skipped';
     }
     const { kind, to, name, values } = composed.mail;
@@ -79,7 +79,7 @@ export class NotificationsService implements OnModuleInit {
     const claim = await this.claim({ eventId: event.eventId, eventType: event.type, kind, to, messageId, ...rendered });
     if (claim === 'sent') {
       this.emails.inc({ kind, outcome: 'duplicate' });
-      this.logger.log({ ...log, kind, messageId }, 'email already sent for this event: not sent again');
+      this.logger.log({ msg: 'email already sent for this event: not sent again', ...log, kind, messageId });
       return 'duplicate';
     }
     if (claim === 'busy')
@@ -90,7 +90,7 @@ export class NotificationsService implements OnModuleInit {
       this.emails.inc({ kind, outcome: 'failed' });
       await this.sent.deleteOne({ eventId: event.eventId, kind, state: 'sending' }).catch((e: unknown) =>
         // left as it is, the claim expires after the lease and the retry takes it over
-        this.logger.warn({ ...log, kind, err: e }, 'could not give back the claim of a failed email'),
+        this.logger.warn({ msg: 'could not give back the claim of a failed email', ...log, kind, err: e }),
       );
       throw new Error(`SMTP: could not send the ${kind} email: ${(err as Error).message}`);
     }
@@ -99,9 +99,9 @@ export class NotificationsService implements OnModuleInit {
       .updateOne({ eventId: event.eventId, kind }, { $set: { state: 'sent', sentAt: new Date() } })
       .catch((err: unknown) =>
         // Sent, but still `sending`: a redelivery after the lease would send it again (same Message-ID).
-        this.logger.error({ ...log, kind, messageId, err }, 'email sent but not recorded as sent'),
+        this.logger.error({ msg: 'email sent but not recorded as sent', ...log, kind, messageId, err }),
       );
-    this.logger.log({ ...log, kind, messageId }, 'email sent');
+    this.logger.log({ msg: 'email sent', ...log, kind, messageId });
     return 'sent';
   }
 
@@ -126,10 +126,12 @@ export class NotificationsService implements OnModuleInit {
       claimedAt: existing.claimedAt,
     });
     if (deletedCount !== 1) return 'busy';
-    this.logger.warn(
-      { eventId: record.eventId, kind: record.kind, claimedAt: existing.claimedAt },
-      'taking over an abandoned send (its consumer stopped mid-send): the email may arrive twice, with one Message-ID',
-    );
+    this.logger.warn({
+      msg: 'taking over an abandoned send (its consumer stopped mid-send): the email may arrive twice, with one Message-ID',
+      eventId: record.eventId,
+      kind: record.kind,
+      claimedAt: existing.claimedAt,
+    });
     return this.claim(record, false);
   }
 }
