@@ -36,7 +36,8 @@ describe('notifications: one email per event, read back from a real Mailpit', ()
   });
 
   /** Publishes, waits until the service has handled it (processed), and gives SMTP a moment. */
-  const publish = (type: string, data: unknown, eventId = randomUUID()) => shop.bus.publish(type, data, { eventId });
+  const publish = (type: string, data: unknown, eventId: string = randomUUID()) =>
+    shop.bus.publish(type, data, { eventId });
 
   it('confirms an order: lines with size and colour, quantities, prices and total in £, address, delivery, link', async () => {
     const to = uniqueAddress('order');
