@@ -1,8 +1,9 @@
 // `npm start`: the whole shop on this machine, from a fresh clone.
 // Redis/RabbitMQ (started if installed but stopped; installed from Debian first when absent and run as root) ->
 // build what is stale -> FerretDB on 27017 with data in .data/mongo (kept across restarts) -> Mailpit (SMTP 1025,
-// inbox 8025; unless SMTP_URL names another mail server) -> seeds -> services + gateway -> URL, logins and inbox. One progress line per step; build and install output goes to .data/logs/ and is shown
-// only when it fails. Ctrl-C stops everything this started (not Redis or RabbitMQ).
+// inbox 8025; unless SMTP_URL names another mail server) -> seeds -> services + gateway -> URL, logins and inbox.
+// One progress line per step; build and install output goes to .data/logs/ and is shown only when it fails.
+// Ctrl-C stops everything this started (not Redis or RabbitMQ).
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
 import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
@@ -105,7 +106,7 @@ try {
     (info) =>
       !shuttingDown &&
       log(
-        `Mailpit stopped unexpectedly (${info.signal || `exit code ${info.code}`}): email is retried until it is back. Restart npm start.`,
+        `Mailpit stopped unexpectedly (${info.signal || `exit code ${info.code}`}): emails fail (retried, then dead-lettered) until it is back. Restart npm start.`,
       ),
   );
   mongo.exited.then(
