@@ -113,6 +113,10 @@ describe('the email templates', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('{{');
+    // the shared partials are in: the header, the brand's button colour, the footer's link to the shop
+    expect(html).toMatch(/Gridiron <span style="color: #ff4d4d">Store<\/span>/);
+    expect(html).toMatch(/background(-color)?:#d50a0a/);
+    expect(html).toContain('Gridiron Store · NFL-themed clothing');
     expect(text).toContain(evil); // plain text is not HTML: nothing to escape
     expect(text).not.toContain('{{');
     expect(text).toContain('https://shop.example');

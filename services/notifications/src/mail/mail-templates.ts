@@ -55,7 +55,13 @@ export class MailTemplates {
       ]);
       const title = TITLE.exec(source)?.[1].trim();
       if (!title) throw new Error(`${path.relative(process.cwd(), file)}: no <mj-title> (the subject)`);
-      const { html, errors } = await mjml2html(source, { validationLevel: 'strict', filePath: file });
+      // mj-include is off by default in MJML 5: on, and confined to the templates folder.
+      const { html, errors } = await mjml2html(source, {
+        validationLevel: 'strict',
+        filePath: file,
+        ignoreIncludes: false,
+        includePath: dir,
+      });
       if (errors.length)
         throw new Error(`${kind}.mjml: ${errors.map((e) => e.formattedMessage ?? e.message).join('; ')}`);
       compiled.set(kind, {

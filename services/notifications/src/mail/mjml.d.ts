@@ -10,6 +10,10 @@ declare module 'mjml' {
     validationLevel?: 'strict' | 'soft' | 'skip';
     /** Where mj-include paths are resolved from. */
     filePath?: string;
+    /** mj-include is ignored unless this is false (MJML 5). */
+    ignoreIncludes?: boolean;
+    /** The folders an mj-include may read from. */
+    includePath?: string | string[];
     keepComments?: boolean;
   }
   function mjml2html(source: string, options?: MjmlOptions): Promise<{ html: string; errors: MjmlError[] }>;
