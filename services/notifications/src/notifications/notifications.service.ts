@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, type Counter } from '@shop/nest-common';
-import type { Model } from 'mongoose';
+import type { Model, Types } from 'mongoose';
 import { NotificationsConfig } from '../config/notifications.config';
 import { MailTemplates, type MailKind } from '../mail/mail-templates';
 import { Mailer, stableMessageId } from '../mail/mailer';
@@ -12,7 +12,8 @@ import { SentMessage } from './sent-message.schema';
 /** What happened to one event's email. */
 export type DeliveryOutcome = 'sent' | 'duplicate' | 'skipped';
 
-type Claim = 'claimed' | 'sent' | 'busy';
+/** Ours (with the record's id), already sent, or held by another delivery right now. */
+type Claim = { claimed: Types.ObjectId } | 'sent' | 'busy';
 
 /**
  * Sends the email an event causes, once per event and kind (README "Exactly once?"):
@@ -76,7 +77,8 @@ export class NotificationsService implements OnModuleInit {
     // Rendered before the claim: a template that cannot render leaves nothing behind.
     const rendered = this.templates.render(kind, values);
     const messageId = stableMessageId(event.eventId, kind, this.mailer.domain);
-    const claim = await this.claim({ eventId: event.eventId, eventType: event.type, kind, to, messageId, ...rendered });
+    const { subject } = rendered;
+    const claim = await this.claim({ eventId: event.eventId, eventType: event.type, kind, to, messageId, subject });
     if (claim === 'sent') {
       this.emails.inc({ kind, outcome: 'duplicate' });
       this.logger.log({ msg: 'email already sent for this event: not sent again', ...log, kind, messageId });
@@ -88,7 +90,7 @@ export class NotificationsService implements OnModuleInit {
       await this.mailer.send({ ...rendered, to, name, messageId });
     } catch (err) {
       this.emails.inc({ kind, outcome: 'failed' });
-      await this.sent.deleteOne({ eventId: event.eventId, kind, state: 'sending' }).catch((e: unknown) =>
+      await this.sent.deleteOne({ _id: claim.claimed, state: 'sending' }).catch((e: unknown) =>
         // left as it is, the claim expires after the lease and the retry takes it over
         this.logger.warn({ msg: 'could not give back the claim of a failed email', ...log, kind, err: e }),
       );
@@ -96,7 +98,7 @@ export class NotificationsService implements OnModuleInit {
     }
     this.emails.inc({ kind, outcome: 'sent' });
     await this.sent
-      .updateOne({ eventId: event.eventId, kind }, { $set: { state: 'sent', sentAt: new Date() } })
+      .updateOne({ _id: claim.claimed }, { $set: { state: 'sent', sentAt: new Date() } })
       .catch((err: unknown) =>
         // Sent, but still `sending`: a redelivery after the lease would send it again (same Message-ID).
         this.logger.error({ msg: 'email sent but not recorded as sent', ...log, kind, messageId, err }),
@@ -110,8 +112,8 @@ export class NotificationsService implements OnModuleInit {
     takeOver = true,
   ): Promise<Claim> {
     try {
-      await this.sent.create({ ...record, state: 'sending', claimedAt: new Date() });
-      return 'claimed';
+      const created = await this.sent.create({ ...record, state: 'sending', claimedAt: new Date() });
+      return { claimed: created._id };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
