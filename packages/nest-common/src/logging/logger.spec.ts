@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Writable } from 'node:stream';
 import { createLogger, PinoNestLogger } from './logger';
 import { runWithRequestContext } from './request-context';
@@ -48,6 +49,22 @@ describe('logging', () => {
     expect(lines[1]).toEqual(expect.objectContaining({ msg: 'plain text', level: 'warn' }));
     expect(lines[2]).toEqual(expect.objectContaining({ msg: 'boom', trace: 'stack here', level: 'error' }));
     expect(JSON.stringify(lines)).not.toContain('[object Object]');
+  });
+
+  it("reads a Nest Logger's (fields, text) call as pino's, keeping the logger's context", () => {
+    const { lines, logger } = capture();
+    const nest = new Logger('Stock');
+    Logger.overrideLogger(new PinoNestLogger(logger));
+    nest.log({ checkoutId: 'c1' }, 'reservation expired');
+    nest.error({ err: 'timeout' }, 'release failed');
+    nest.warn('plain text');
+    Logger.overrideLogger(true);
+    expect(lines[0]).toEqual(
+      expect.objectContaining({ msg: 'reservation expired', checkoutId: 'c1', context: 'Stock', level: 'info' }),
+    );
+    expect(lines[1]).toEqual(expect.objectContaining({ msg: 'release failed', err: 'timeout', context: 'Stock' }));
+    expect(lines[1]).not.toHaveProperty('trace');
+    expect(lines[2]).toEqual(expect.objectContaining({ msg: 'plain text', context: 'Stock', level: 'warn' }));
   });
 
   it('keeps Nest start-up chatter at debug', () => {

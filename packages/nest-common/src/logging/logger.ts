@@ -62,28 +62,40 @@ const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplor
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
-  private write(level: Level, message: unknown, fields: Record<string, unknown>) {
+  /**
+   * A Nest `Logger` with a context passes it last (`new Logger('Stock').log({checkoutId}, 'reservation expired')`
+   * arrives as `({checkoutId}, 'reservation expired', 'Stock')`): with an object message, a string before the
+   * context is the line's text, as in pino's `(fields, msg)`.
+   */
+  private write(level: Level, message: unknown, params: unknown[], extra: Record<string, unknown> = {}) {
+    const context = params.length ? params[params.length - 1] : undefined;
+    const fields = { ...extra, context };
     if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
       const { msg, message: text, ...rest } = message as Record<string, unknown>;
-      this.logger[level]({ ...fields, ...rest }, String(msg ?? text ?? ''));
+      const said = params.length > 1 && typeof params[0] === 'string' ? params[0] : undefined;
+      this.logger[level]({ ...fields, ...rest }, String(msg ?? text ?? said ?? ''));
     } else {
       this.logger[level](fields, message instanceof Error ? message.message : String(message));
     }
   }
 
-  log(message: unknown, context?: string) {
-    this.write(context && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, { context });
+  log(message: unknown, ...params: unknown[]) {
+    const context = params.at(-1);
+    this.write(typeof context === 'string' && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
-  error(message: unknown, trace?: string, context?: string) {
-    this.write('error', message, { context, trace });
+  /** `(message, trace?, context?)`; with an object message the string before the context is its text, not a trace. */
+  error(message: unknown, ...params: unknown[]) {
+    const objectMessage = message !== null && typeof message === 'object' && !(message instanceof Error);
+    const trace = !objectMessage && params.length > 1 ? params[0] : undefined;
+    this.write('error', message, params, trace === undefined ? {} : { trace });
   }
-  warn(message: unknown, context?: string) {
-    this.write('warn', message, { context });
+  warn(message: unknown, ...params: unknown[]) {
+    this.write('warn', message, params);
   }
-  debug(message: unknown, context?: string) {
-    this.write('debug', message, { context });
+  debug(message: unknown, ...params: unknown[]) {
+    this.write('debug', message, params);
   }
-  verbose(message: unknown, context?: string) {
-    this.write('trace', message, { context });
+  verbose(message: unknown, ...params: unknown[]) {
+    this.write('trace', message, params);
   }
 }
