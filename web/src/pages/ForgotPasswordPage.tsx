@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PASSWORD_RESET_MESSAGES, type ForgotPasswordRequest } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
-import { AuthLayout, Field } from '@/features/auth/AuthLayout';
+import { AuthLayout, Field, SubmitButton } from '@/features/auth/AuthLayout';
 import { usePageMeta } from '@/lib/usePageMeta';
 
 /**
@@ -72,13 +72,7 @@ export default function ForgotPasswordPage() {
         onChange={(e) => setEmail(e.target.value)}
         placeholder="you@example.com"
       />
-      <button
-        type="submit"
-        disabled={sending}
-        className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
-      >
-        {sending ? 'Sending...' : 'Send reset link'}
-      </button>
+      <SubmitButton busy={sending} label="Send reset link" busyLabel="Sending..." />
     </AuthLayout>
   );
 }

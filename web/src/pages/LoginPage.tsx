@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { clearAuthError, loginUser } from '@/features/auth/authSlice';
-import { AuthLayout, Field } from '@/features/auth/AuthLayout';
+import { AuthLayout, Field, SubmitButton } from '@/features/auth/AuthLayout';
 import { loginNotice, redirectTarget } from '@/features/auth/guards';
 import { syncCartAfterSignIn } from '@/features/auth/signIn';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -86,13 +86,7 @@ export default function LoginPage() {
           Forgot password?
         </Link>
       </p>
-      <button
-        type="submit"
-        disabled={loading || signingIn}
-        className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
-      >
-        {loading || signingIn ? 'Signing in...' : 'Sign In'}
-      </button>
+      <SubmitButton busy={loading || signingIn} label="Sign In" busyLabel="Signing in..." />
     </AuthLayout>
   );
 }

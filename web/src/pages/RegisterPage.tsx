@@ -3,7 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { clearAuthError, registerUser } from '@/features/auth/authSlice';
-import { AuthLayout, Field } from '@/features/auth/AuthLayout';
+import { AuthLayout, Field, SubmitButton } from '@/features/auth/AuthLayout';
 import { redirectTarget } from '@/features/auth/guards';
 import { syncCartAfterSignIn } from '@/features/auth/signIn';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -90,13 +90,7 @@ export default function RegisterPage() {
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <button
-        type="submit"
-        disabled={loading || signingIn}
-        className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
-      >
-        {loading || signingIn ? 'Creating account...' : 'Sign Up'}
-      </button>
+      <SubmitButton busy={loading || signingIn} label="Sign Up" busyLabel="Creating account..." />
     </AuthLayout>
   );
 }

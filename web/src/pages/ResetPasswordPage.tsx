@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RESET_MESSAGES } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { clearAuthError, resetPassword } from '@/features/auth/authSlice';
-import { AuthLayout, Field } from '@/features/auth/AuthLayout';
+import { AuthLayout, Field, SubmitButton } from '@/features/auth/AuthLayout';
 import { redirectTarget } from '@/features/auth/guards';
 import { syncCartAfterSignIn } from '@/features/auth/signIn';
 import { notify } from '@/lib/notify';
@@ -108,13 +108,7 @@ export default function ResetPasswordPage() {
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
       />
-      <button
-        type="submit"
-        disabled={loading || submitting}
-        className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
-      >
-        {loading || submitting ? 'Saving...' : 'Set new password'}
-      </button>
+      <SubmitButton busy={loading || submitting} label="Set new password" busyLabel="Saving..." />
     </AuthLayout>
   );
 }

@@ -61,3 +61,16 @@ export function Field({
     </div>
   );
 }
+
+/** The card's submit button: `busyLabel` while the request runs. */
+export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <button
+      type="submit"
+      disabled={busy}
+      className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
+    >
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
