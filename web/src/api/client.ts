@@ -49,6 +49,17 @@ export function isCancel(error: unknown): boolean {
   return axios.isCancel(error);
 }
 
+/** A failed call as a slice keeps it: the sentence to show, and the HTTP status when the server answered. */
+export interface Failure {
+  message: string;
+  status?: number;
+}
+
+export function failureOf(error: unknown, fallback?: string): Failure {
+  const status = error instanceof AxiosError ? error.response?.status : undefined;
+  return { message: errorMessage(error, fallback), ...(status ? { status } : {}) };
+}
+
 /**
  * The sentence to show for a failed call: the server's `message` when it sent one (API.md: always a string),
  * else `fallback` (SPEC §8's defaults such as "Failed to add to cart"), else the transport's own message.

@@ -3,6 +3,8 @@ export interface Remote<T> {
   data: T;
   status: 'idle' | 'loading' | 'succeeded' | 'failed';
   error: string | null;
+  /** The HTTP status of the failure, when the server answered one. */
+  errorStatus?: number;
   /** The request whose answer counts (an older one answering late is ignored). */
   requestId?: string;
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { formatDate } from '@/lib/dates';
 import { aUser, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
@@ -61,5 +61,14 @@ describe('my orders', () => {
     });
     open();
     expect(await screen.findByText('Error: Orders are unavailable')).toBeInTheDocument();
+  });
+
+  it('sends a shopper the server does not know to /login, and back here afterwards (not "Not authorized")', async () => {
+    fakeApi({
+      'GET /api/orders/my-orders': { status: 401, body: { message: 'Not authorized, no token', statusCode: 401 } },
+    });
+    renderWithProviders(<MyOrdersPage />, { route: '/my-orders' });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?redirect=my-orders'));
+    expect(screen.queryByText(/Not authorized/)).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { formatDateTime } from '@/lib/dates';
 import { aUser, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
@@ -93,5 +93,18 @@ describe('order details', () => {
     });
     open();
     expect(await screen.findByText('Error: Orders are unavailable')).toBeInTheDocument();
+  });
+
+  it('sends a shopper the server does not know to /login, and back to this order afterwards', async () => {
+    fakeApi({
+      [`GET /api/orders/${ORDER_ID}`]: { status: 401, body: { message: 'Not authorized, no token', statusCode: 401 } },
+    });
+    renderWithProviders(<OrderDetailsPage />, { route: `/order/${ORDER_ID}`, path: '/order/:id' });
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        `/login?redirect=${encodeURIComponent(`order/${ORDER_ID}`)}`,
+      ),
+    );
+    expect(screen.queryByText(/Not authorized/)).not.toBeInTheDocument();
   });
 });

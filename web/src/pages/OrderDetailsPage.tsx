@@ -7,6 +7,7 @@ import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
 import { fetchOrderDetails } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
+import { useSignInAndComeBack } from '@/features/auth/guards';
 
 function Badge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
   return (
@@ -26,18 +27,22 @@ export default function OrderDetailsPage() {
   const { id = '' } = useParams();
   usePageMeta('Order details');
   const dispatch = useAppDispatch();
-  const { data: order, status, error } = useAppSelector((s) => s.orders.details);
+  const { data: order, status, error, errorStatus } = useAppSelector((s) => s.orders.details);
+
+  const signIn = useSignInAndComeBack();
 
   useEffect(() => {
-    void dispatch(fetchOrderDetails(id));
-  }, [dispatch, id]);
+    void dispatch(fetchOrderDetails(id)).then((done) => {
+      if (fetchOrderDetails.rejected.match(done) && done.payload?.status === 401) signIn();
+    });
+  }, [dispatch, id, signIn]);
 
   const shown = order && order._id === id ? order : null;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="mb-6 text-2xl font-bold">Order Details</h1>
       {!shown ? (
-        status === 'failed' ? (
+        status === 'failed' && errorStatus !== 401 ? (
           <p className="text-gray-700">
             {error && !/not found|invalid/i.test(error) ? `Error: ${error}` : 'No Order details found'}
           </p>

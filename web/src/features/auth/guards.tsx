@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { useCallback, useRef, type ReactNode } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { AUTH_MESSAGES } from '@shop/contracts';
 import { useAppSelector } from '@/app/hooks';
 
@@ -7,13 +7,34 @@ import { useAppSelector } from '@/app/hooks';
 export function RequireAuth({ children }: { children: ReactNode }) {
   const user = useAppSelector((s) => s.auth.user);
   const signedOut = useAppSelector((s) => s.auth.signedOut);
-  const location = useLocation();
   if (!user && signedOut) return <Navigate to="/login" replace />;
-  if (!user) {
-    const back = `${location.pathname}${location.search}`.replace(/^\//, '');
-    return <Navigate to={`/login?redirect=${encodeURIComponent(back)}`} replace />;
-  }
+  if (!user) return <SignInAndComeBack />;
   return <>{children}</>;
+}
+
+/** To /login, coming back to this page afterwards. */
+function SignInAndComeBack() {
+  return <Navigate to={useLoginPath()} replace />;
+}
+
+/** /login with a redirect back to where the router is. */
+function useLoginPath(): string {
+  const location = useLocation();
+  const back = `${location.pathname}${location.search}`.replace(/^\//, '');
+  return `/login?redirect=${encodeURIComponent(back)}`;
+}
+
+/**
+ * What a page calls when the server refused its data for want of a session (a 401): to /login, and back afterwards.
+ * SPEC §6 leaves the order pages to the server's authorization; this is the client's answer to the server's refusal.
+ */
+export function useSignInAndComeBack(): () => void {
+  // Stable, so that a page's fetch effect does not run again when the router moves on.
+  const navigate = useNavigate();
+  const loginPath = useLoginPath();
+  const latest = useRef({ navigate, loginPath });
+  latest.current = { navigate, loginPath };
+  return useCallback(() => latest.current.navigate(latest.current.loginPath, { replace: true }), []);
 }
 
 /** What a guard tells the login page it sends someone to (router state: gone once they navigate on). */

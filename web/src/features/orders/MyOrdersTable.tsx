@@ -5,6 +5,7 @@ import { Price } from '@/components/Price';
 import { formatDateTime } from '@/lib/dates';
 import { OrderStatusCell } from './OrderStatus';
 import { fetchUserOrders } from './ordersSlice';
+import { useSignInAndComeBack } from '@/features/auth/guards';
 
 /**
  * The customer's orders (SPEC §2): a row opens /order/:id; Paid or Pending, and the order's status with the day it
@@ -13,14 +14,19 @@ import { fetchUserOrders } from './ordersSlice';
 export function MyOrdersTable() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { data: orders, status, error } = useAppSelector((s) => s.orders.mine);
+  const { data: orders, status, error, errorStatus } = useAppSelector((s) => s.orders.mine);
+
+  const signIn = useSignInAndComeBack();
 
   useEffect(() => {
-    void dispatch(fetchUserOrders());
-  }, [dispatch]);
+    void dispatch(fetchUserOrders()).then((done) => {
+      if (fetchUserOrders.rejected.match(done) && done.payload?.status === 401) signIn();
+    });
+  }, [dispatch, signIn]);
 
-  if (status === 'failed') return <p className="text-red-700">Error: {error}</p>;
-  if ((status === 'loading' || status === 'idle') && !orders.length) return <p className="text-gray-600">Loading...</p>;
+  if (status === 'failed' && errorStatus !== 401) return <p className="text-red-700">Error: {error}</p>;
+  // A 401 is on its way to /login: loading, not the server's "Not authorized".
+  if (status !== 'succeeded' && !orders.length) return <p className="text-gray-600">Loading...</p>;
 
   return (
     <div className="overflow-x-auto rounded-lg border border-gray-200">

@@ -1,6 +1,6 @@
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import type { OrderJson } from '@shop/contracts';
-import { api, errorMessage } from '@/api/client';
+import { api, failureOf, type Failure } from '@/api/client';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
 
@@ -14,24 +14,24 @@ export const initialOrdersState = (): OrdersState => ({
   details: remote<OrderJson | null>(null),
 });
 
-export const fetchUserOrders = createAsyncThunk<OrderJson[], void, { rejectValue: string }>(
+export const fetchUserOrders = createAsyncThunk<OrderJson[], void, { rejectValue: Failure }>(
   'orders/fetchMine',
   async (_, { rejectWithValue }) => {
     try {
       return (await api.get<OrderJson[]>('/api/orders/my-orders')).data;
     } catch (error) {
-      return rejectWithValue(errorMessage(error));
+      return rejectWithValue(failureOf(error));
     }
   },
 );
 
-export const fetchOrderDetails = createAsyncThunk<OrderJson, string, { rejectValue: string }>(
+export const fetchOrderDetails = createAsyncThunk<OrderJson, string, { rejectValue: Failure }>(
   'orders/fetchDetails',
   async (id, { rejectWithValue }) => {
     try {
       return (await api.get<OrderJson>(`/api/orders/${encodeURIComponent(id)}`)).data;
     } catch (error) {
-      return rejectWithValue(errorMessage(error));
+      return rejectWithValue(failureOf(error));
     }
   },
 );
@@ -46,6 +46,7 @@ const ordersSlice = createSlice({
       .addCase(fetchUserOrders.pending, (state, action) => {
         state.mine.status = 'loading';
         state.mine.error = null;
+        state.mine.errorStatus = undefined;
         state.mine.requestId = action.meta.requestId;
       })
       .addCase(fetchUserOrders.fulfilled, (state, action) => {
@@ -56,11 +57,13 @@ const ordersSlice = createSlice({
       .addCase(fetchUserOrders.rejected, (state, action) => {
         if (state.mine.requestId !== action.meta.requestId) return;
         state.mine.status = 'failed';
-        state.mine.error = action.payload ?? action.error.message ?? 'Something went wrong';
+        state.mine.error = action.payload?.message ?? action.error.message ?? 'Something went wrong';
+        state.mine.errorStatus = action.payload?.status;
       })
       .addCase(fetchOrderDetails.pending, (state, action) => {
         state.details.status = 'loading';
         state.details.error = null;
+        state.details.errorStatus = undefined;
         state.details.requestId = action.meta.requestId;
         if (state.details.data?._id !== action.meta.arg) state.details.data = null;
       })
@@ -73,7 +76,8 @@ const ordersSlice = createSlice({
         if (state.details.requestId !== action.meta.requestId) return;
         state.details.status = 'failed';
         state.details.data = null;
-        state.details.error = action.payload ?? action.error.message ?? 'Something went wrong';
+        state.details.error = action.payload?.message ?? action.error.message ?? 'Something went wrong';
+        state.details.errorStatus = action.payload?.status;
       });
   },
 });
