@@ -188,7 +188,8 @@ describe('discount codes', () => {
       [{ ...valid, type: 'fixed', value: 0 }, expect.stringMatching(/^A fixed amount must be pounds greater than 0/)],
       [{ ...valid, type: 'fixed', value: 1.005 }, expect.stringMatching(/with at most two decimals$/)],
       [{ ...valid, type: 'fixed', value: -5 }, expect.stringMatching(/^A fixed amount/)],
-      [{ ...valid, minSubtotal: -1 }, 'Minimum subtotal must not be negative'],
+      [{ ...valid, minSubtotal: -1 }, 'Minimum subtotal must be greater than 0 (null for none)'],
+      [{ ...valid, minSubtotal: 0 }, 'Minimum subtotal must be greater than 0 (null for none)'],
       [{ ...valid, minSubtotal: 1.234 }, 'Minimum subtotal must be pounds with at most two decimals'],
       [{ ...valid, startsAt: 'tomorrow' }, 'startsAt must be an ISO date and time'],
       [{ ...valid, startsAt: '2026-05-01T00:00:00Z', endsAt: '2026-04-01T00:00:00Z' }, 'endsAt must be after startsAt'],
@@ -373,16 +374,20 @@ describe('discount codes', () => {
       });
     });
 
-    it.each([[{ discountCode: 7 }], [{ discountCode: ['A'] }], [{ discountCode: { $ne: null } }], [{}]])(
-      'answers a bad quote body %j with 400, never a 500',
-      async (extra) => {
-        const productId = await addProduct(shop);
-        const body = 'discountCode' in extra ? { checkoutItems: [line(productId)], ...extra } : extra;
-        const res = await quote(body, customer().token);
-        expect(res.status).toBe(400);
-        expect(typeof res.body.message).toBe('string');
-      },
-    );
+    it.each([
+      [{ discountCode: 7 }],
+      [{ discountCode: ['A'] }],
+      [{ discountCode: { $ne: null } }],
+      [{ discountCode: 'a\u0000b' }],
+      [{ discountCode: 'WELCOME 10%' }],
+      [{}],
+    ])('answers a bad quote body %j with 400, never a 500', async (extra) => {
+      const productId = await addProduct(shop);
+      const body = 'discountCode' in extra ? { checkoutItems: [line(productId)], ...extra } : extra;
+      const res = await quote(body, customer().token);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    });
   });
 
   describe('used exactly once', () => {

@@ -111,7 +111,8 @@ const DiscountCodeField = () =>
     Transform(({ value }) => (typeof value === 'string' ? value.trim() || undefined : value)),
     IsOptional(),
     IsString({ message: 'Discount code must be text' }),
-    MaxLength(64, { message: DISCOUNT_MESSAGES.unknown }),
+    // No code has anything else (the admin's rule): refused before it reaches a query.
+    Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: DISCOUNT_MESSAGES.unknown }),
   );
 
 /** POST /api/checkout. */

@@ -111,13 +111,18 @@ export class DiscountCodeDto implements DiscountCodeBody {
   @IsDefined({ message: 'Value is required' })
   value!: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Pounds: the least merchandise subtotal' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0.01,
+    nullable: true,
+    description: 'Pounds: the least merchandise subtotal (null: none)',
+  })
   @Nullable(
     IsNumber(
       { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 },
       { message: 'Minimum subtotal must be pounds with at most two decimals' },
     ),
-    Min(0, { message: 'Minimum subtotal must not be negative' }),
+    Min(0.01, { message: 'Minimum subtotal must be greater than 0 (null for none)' }),
     Max(MAX_POUNDS, { message: `Minimum subtotal must be at most ${MAX_POUNDS}` }),
   )
   minSubtotal?: number | null;
