@@ -412,7 +412,15 @@ export class CheckoutsService implements OnModuleInit {
     }
     if (result.created)
       this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'checkout finalized');
-    await this.discounts.countUse(checkout, result.order._id);
+    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
+    await this.discounts
+      .countUse(checkout, result.order._id)
+      .catch((err: Error) =>
+        this.logger.warn(
+          { checkoutId: String(checkout._id), err: err.message },
+          'discount use left to the placed event',
+        ),
+      );
     return result;
   }
 
