@@ -158,6 +158,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
   let checkoutId: string;
   let orderId: string;
   let userId: string;
+  let discountId: string;
 
   const call = (method: string, path: string, token?: string, json?: unknown) =>
     api(env.baseUrl, method, path, { token, json });
@@ -218,7 +219,41 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     await call('PUT', `/api/checkout/${paid.body._id}/pay`, customer.token, { paymentDetails: { id: paypalOrderId } });
     orderId = (await call('POST', `/api/checkout/${paid.body._id}/finalize`, customer.token)).body._id;
     expect(orderId).toMatch(/^[0-9a-f]{24}$/);
+    const discount = await call('POST', '/api/admin/discounts', admin, discountBody());
+    expect(discount.status).toBe(201);
+    discountId = discount.body._id;
   });
+
+  /** A discount code body the admin routes accept (issue 24); its code marks the suite's own codes. */
+  const discountBody = () => ({
+    code: `FUZZ-${randomUUID().slice(0, 8)}`,
+    type: 'percent',
+    value: 10,
+    minSubtotal: 20,
+    startsAt: '2026-01-01T00:00:00.000Z',
+    endsAt: '2099-01-01T00:00:00.000Z',
+    usageLimit: 5,
+    perCustomerLimit: 1,
+    firstOrderOnly: false,
+    active: true,
+  });
+  // Limits as 'number': the wrong values of 'quantity' include 100, a valid limit.
+  const discountFields: Record<string, Kind> = {
+    code: 'text',
+    type: 'text',
+    value: 'number',
+    minSubtotal: 'number',
+    startsAt: 'text',
+    endsAt: 'text',
+    usageLimit: 'number',
+    perCustomerLimit: 'number',
+    firstOrderOnly: 'flag',
+    active: 'flag',
+  };
+  const fuzzCodes = async () =>
+    ((await call('GET', '/api/admin/discounts', admin)).body as Array<{ code: string }>).filter((c) =>
+      c.code.startsWith('FUZZ-'),
+    );
 
   const address = () => ({
     firstName: 'Fuzz',
@@ -397,9 +432,45 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         path: () => '/api/checkout',
         token: () => customer.token,
         valid: () => ({ checkoutItems: [line()], shippingAddress: address(), paymentMethod: 'PayPal', totalPrice: 1 }),
-        fields: { checkoutItems: 'list', shippingAddress: 'address', paymentMethod: 'text', totalPrice: 'number' },
+        fields: {
+          checkoutItems: 'list',
+          shippingAddress: 'address',
+          paymentMethod: 'text',
+          totalPrice: 'number',
+          discountCode: 'text',
+        },
         required: ['checkoutItems', 'shippingAddress'],
         state: productState,
+      },
+      {
+        name: 'POST /api/checkout/quote',
+        method: 'POST',
+        path: () => '/api/checkout/quote',
+        token: () => customer.token,
+        valid: () => ({ checkoutItems: [line()], discountCode: 'FUZZ-NO-SUCH-CODE' }),
+        fields: { checkoutItems: 'list', discountCode: 'text' },
+        required: ['checkoutItems'],
+        state: productState,
+      },
+      {
+        name: 'POST /api/admin/discounts',
+        method: 'POST',
+        path: () => '/api/admin/discounts',
+        token: () => admin,
+        valid: discountBody,
+        fields: discountFields,
+        required: ['code', 'type', 'value', 'active'],
+        state: async () => (await fuzzCodes()).length,
+      },
+      {
+        name: 'PUT /api/admin/discounts/:id',
+        method: 'PUT',
+        path: () => `/api/admin/discounts/${discountId}`,
+        token: () => admin,
+        valid: discountBody,
+        fields: discountFields,
+        required: ['code', 'type', 'value', 'active'],
+        state: async () => (await fuzzCodes()).find((c) => (c as { _id?: string })._id === discountId),
       },
       {
         name: 'PUT /api/checkout/:id/pay',

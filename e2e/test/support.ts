@@ -216,10 +216,17 @@ export async function orderCart(
   token: string,
   cart: { products: unknown[]; totalPrice: number },
   shippingAddress = SHIPPING_ADDRESS,
+  discountCode?: string,
 ): Promise<any> {
   const checkout = await api(env.baseUrl, 'POST', '/api/checkout', {
     token,
-    json: { checkoutItems: cart.products, shippingAddress, paymentMethod: 'Paypal', totalPrice: cart.totalPrice },
+    json: {
+      checkoutItems: cart.products,
+      shippingAddress,
+      paymentMethod: 'Paypal',
+      totalPrice: cart.totalPrice,
+      ...(discountCode ? { discountCode } : {}),
+    },
   });
   if (checkout.status !== 201) throw new Error(`checkout answered ${checkout.status}: ${checkout.text}`);
   const paypal = await fetch(`${env.paypalUrl}/__fake/orders`, {

@@ -25,6 +25,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/cart', service: 'cart' },
   { prefix: '/api/checkout', service: 'checkout' },
   { prefix: '/api/config', service: 'checkout' },
+  { prefix: '/api/admin/discounts', service: 'checkout' },
   { prefix: '/api/orders', service: 'orders' },
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/stats', service: 'orders' },

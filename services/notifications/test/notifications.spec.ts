@@ -147,18 +147,45 @@ describe('notifications: one email per event, read back from a real Mailpit', ()
     expect(await messagesTo(mailpit, to)).toEqual([]);
   });
 
-  it('confirms a newsletter subscription, with the discount code when the event has one', async () => {
-    const withCode = uniqueAddress('newsletter');
-    await publish(EVENTS.identity.subscriberSubscribed, { email: withCode, discountCode: 'TOUCHDOWN10' });
-    const mail = await waitForMail(mailpit, withCode);
+  it('confirms a newsletter subscription with the welcome code checkout issued, once per issue', async () => {
+    const to = uniqueAddress('newsletter');
+    const issued = { email: to, code: 'WELCOME-7KQ2M9', percentOff: 10, usable: true };
+    await publish(EVENTS.checkout.welcomeCodeIssued, issued, `checkout.welcome-code.issued:s1-${to}`);
+    const mail = await waitForMail(mailpit, to);
     expect(mail.Subject).toBe('You are on the Gridiron Store newsletter');
-    expect(mail.Text).toContain('TOUCHDOWN10');
-    expect(mail.HTML).toContain('TOUCHDOWN10');
+    expect(mail.Text).toContain('10% off your first order with this code at checkout: WELCOME-7KQ2M9');
+    expect(mail.HTML).toContain('WELCOME-7KQ2M9');
+    // Subscribing again: checkout sends the same code again, and so does the email.
+    await publish(EVENTS.checkout.welcomeCodeIssued, issued, `checkout.welcome-code.issued:s2-${to}`);
+    await waitFor('the second email', async () => (await messagesTo(mailpit, to)).length === 2);
 
-    const without = uniqueAddress('newsletter-nocode');
-    await publish(EVENTS.identity.subscriberSubscribed, { email: without });
-    const plain = await waitForMail(mailpit, without);
-    expect(plain.Text).not.toMatch(/discount|10% off/i);
+    const used = uniqueAddress('newsletter-used');
+    await publish(EVENTS.checkout.welcomeCodeIssued, { ...issued, email: used, usable: false });
+    const plain = await waitForMail(mailpit, used);
+    expect(plain.Text).not.toMatch(/WELCOME-|% off/i);
+  });
+
+  it('sends nothing for identity.subscriber.subscribed itself: one subscription, one email (checkout’s)', async () => {
+    const to = uniqueAddress('subscribed');
+    const event = await publish(EVENTS.identity.subscriberSubscribed, { email: to });
+    await sleep(500);
+    expect(shop.service.logs.some((l) => l.eventId === event.eventId)).toBe(false);
+    expect(await messagesTo(mailpit, to)).toEqual([]);
+  });
+
+  it('shows the discount line on the confirmation of an order placed with a code', async () => {
+    const to = uniqueAddress('order-discount');
+    const order = orderPlaced(to);
+    order.summary = {
+      ...order.summary!,
+      subtotal: order.summary!.totalPrice,
+      discount: { code: 'KICKOFF10', amount: 14 },
+    };
+    order.summary.totalPrice -= 14;
+    await publish(EVENTS.orders.orderPlaced, order);
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.Text).toContain('Discount (KICKOFF10): −£14.00');
+    expect(mail.HTML).toContain('KICKOFF10');
   });
 
   it('sends one email for an event delivered twice, and for one replayed after its processed-event record was lost', async () => {

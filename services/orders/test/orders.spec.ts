@@ -142,6 +142,49 @@ describe('orders: placing and reading', () => {
     await waitFor('the outbox emptied', async () => !(await h.orders.findById(orderId).lean())!.outboxPending);
   });
 
+  it('keeps the subtotal and discount of an order placed with a code, shows them and tells the customer', async () => {
+    const base = paidCheckout();
+    const checkout = {
+      ...base,
+      subtotalPence: 19997,
+      discount: { code: 'WELCOME-7KQ2M9', amountPence: 2000 },
+      totalPence: 17997,
+    };
+    const { order } = await h.create(checkout);
+    expect(order).toEqual(
+      expect.objectContaining({
+        subtotal: 199.97,
+        discount: { code: 'WELCOME-7KQ2M9', amount: 20 },
+        totalPrice: 179.97,
+      }),
+    );
+    expect((await h.http('GET', `/api/orders/${order._id}`, CUSTOMER)).body).toEqual(
+      expect.objectContaining({ subtotal: 199.97, discount: { code: 'WELCOME-7KQ2M9', amount: 20 } }),
+    );
+    await waitFor('orders.order.placed', () =>
+      h.events.of(EVENTS.orders.orderPlaced).some((e) => e.data.checkoutId === checkout.checkoutId),
+    );
+    const placed = h.events.of(EVENTS.orders.orderPlaced).find((e) => e.data.checkoutId === checkout.checkoutId)!;
+    expect(placed.data.summary).toEqual(
+      expect.objectContaining({
+        subtotal: 199.97,
+        discount: { code: 'WELCOME-7KQ2M9', amount: 20 },
+        totalPrice: 179.97,
+      }),
+    );
+    // An order without a code keeps neither; a total that is not the subtotal less the discount is refused.
+    const plain = (await h.create(paidCheckout())).order;
+    expect(plain).not.toHaveProperty('discount');
+    expect(plain).not.toHaveProperty('subtotal');
+    expect(await errorOf(h.create({ ...checkout, checkoutId: newId(), totalPence: 19997 }))).toEqual({
+      status: 400,
+      message: 'totalPence must be subtotalPence less the discount',
+    });
+    expect(
+      await errorOf(h.create({ ...checkout, checkoutId: newId(), discount: { code: '', amountPence: -1 } as never })),
+    ).toEqual(expect.objectContaining({ status: 400 }));
+  });
+
   it("lists a customer's own orders, newest first, and every order for admins", async () => {
     const buyer = { id: newId(), role: 'customer' as const, name: 'Nina Newbuyer' };
     const mine: OrderJson[] = [];

@@ -35,13 +35,14 @@ describe('orders: the admin dashboard', () => {
     return res.body as AdminStatsJson;
   };
 
-  /** An order of one line for `pence`, placed `daysAgo` days ago. */
-  const placeOrder = async (pence: number, daysAgo = 0) => {
+  /** An order of one line for `pence` (less `discountPence` off with a code), placed `daysAgo` days ago. */
+  const placeOrder = async (pence: number, daysAgo = 0, discountPence = 0) => {
     const base = paidCheckout();
     const { order } = await h.create({
       ...base,
       orderItems: [{ ...base.orderItems[0], pricePence: pence, quantity: 1 }],
-      totalPence: pence,
+      totalPence: pence - discountPence,
+      ...(discountPence ? { subtotalPence: pence, discount: { code: 'KICKOFF', amountPence: discountPence } } : {}),
     });
     if (daysAgo) {
       // Once the placed event is out: its relay rewrites the whole order (FerretDB applies no update atomically), so
@@ -55,7 +56,7 @@ describe('orders: the admin dashboard', () => {
     return order;
   };
 
-  it('sums the revenue of paid orders not cancelled, counts orders and products, and draws the last 30 days', async () => {
+  it('sums the revenue (net of discounts) of paid orders not cancelled, counts orders and products, and draws the last 30 days', async () => {
     for (const name of ['Packers Home Jersey', 'Ravens Beanie']) {
       const created = await request(`${catalog.url}/api/admin/products`, {
         method: 'POST',
@@ -66,7 +67,8 @@ describe('orders: the admin dashboard', () => {
     }
     const old = await placeOrder(1000, 40); // before the chart, still revenue
     const recent = await placeOrder(2000, 3);
-    const today = await placeOrder(10000);
+    // Revenue is what was paid: a £120 order with £20 off counts £100.
+    const today = await placeOrder(12000, 0, 2000);
     const cancelled = await placeOrder(5000);
     expect(
       (await h.http('PUT', `/api/admin/orders/${cancelled._id}`, ADMIN, { status: 'Cancelled' })).body.status,
@@ -75,7 +77,13 @@ describe('orders: the admin dashboard', () => {
     const s = await stats();
     expect(s).toMatchObject({ revenue: 130, orders: 4, products: 2 });
     expect(s.recentOrders.map((o) => o._id)).toEqual([cancelled._id, today._id, recent._id, old._id]);
-    expect(s.recentOrders[1]).toMatchObject({ totalPrice: 100, status: 'Processing', user: today.user });
+    expect(s.recentOrders[1]).toMatchObject({
+      subtotal: 120,
+      discount: { code: 'KICKOFF', amount: 20 },
+      totalPrice: 100,
+      status: 'Processing',
+      user: today.user,
+    });
     expect(s.recentOrders[1]).not.toHaveProperty('outbox');
 
     const days = lastDays();

@@ -3,6 +3,7 @@ import {
   ORDER_STATUSES,
   ROLES,
   type ApiError,
+  type AppliedDiscountJson,
   type CartLineJson,
   type OrderJson,
   type OrderStatus,
@@ -99,6 +100,12 @@ export class PaymentDetailsBody implements PaymentDetailsJson {
   @dateTime(false) capturedAt?: string;
 }
 
+/** A discount code applied to a checkout or an order, and what it took off (GBP). */
+export class AppliedDiscountBody implements AppliedDiscountJson {
+  @ApiProperty({ description: 'The code, upper-case', example: 'WELCOME-7KQ2M9' }) code!: string;
+  @money('Taken off the subtotal, GBP') amount!: number;
+}
+
 export class OrderBuyerBody {
   @objectId() _id!: string;
   @ApiProperty({ description: 'Kept after the user is deleted' }) name!: string;
@@ -119,7 +126,13 @@ export class OrderBody implements OrderJson {
   @ApiProperty({ type: ShippingAddressBody }) shippingAddress!: ShippingAddressBody;
   @ApiProperty({ enum: ['PayPal'] }) paymentMethod!: 'PayPal';
   @ApiProperty({ example: 'Free international shipping' }) shippingMethod!: string;
-  @money() totalPrice!: number;
+  @ApiPropertyOptional({
+    type: Number,
+    description: 'GBP before the discount; absent on orders placed before discount codes (then it is totalPrice)',
+  })
+  subtotal?: number;
+  @ApiPropertyOptional({ type: AppliedDiscountBody }) discount?: AppliedDiscountBody;
+  @money('What was paid, GBP') totalPrice!: number;
   @ApiProperty() isPaid!: boolean;
   @dateTime() paidAt!: string;
   @ApiProperty({ enum: ['paid'] }) paymentStatus!: 'paid';

@@ -1,12 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CheckoutConfig } from '../config/checkout.config';
+import { DiscountsService } from '../discounts/discounts.service';
 import { CheckoutsService } from './checkouts.service';
 
 /**
  * Finishes what a shopper started when the shopper cannot: every FINALIZE_SWEEP_MS, payments PayPal confirmed
  * but never settled (a timeout or crash mid-pay) are settled — the checkout paid, or the money refunded — and
  * checkouts paid more than FINALIZE_GRACE_MS ago but never finalized (the browser closed, orders was away) are
- * finalized. Money taken always ends as an order or a refund. Safe on every replica at once: each checkout is
+ * finalized; the discount uses held by unpaid checkouts whose hold ended are freed. Money taken always ends as an order or a refund. Safe on every replica at once: each checkout is
  * changed under its lock, and orders is idempotent.
  */
 @Injectable()
@@ -17,6 +18,7 @@ export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly checkouts: CheckoutsService,
+    private readonly discounts: DiscountsService,
     private readonly config: CheckoutConfig,
   ) {}
 
@@ -37,6 +39,9 @@ export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
     await this.checkouts
       .finalizeAbandoned()
       .catch((err: Error) => this.logger.warn(`finalizing paid checkouts failed: ${err.message}`));
+    await this.discounts
+      .releaseExpired()
+      .catch((err: Error) => this.logger.warn(`releasing expired discount holds failed: ${err.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -20,6 +20,8 @@ export function toCheckoutJson(c: LeanCheckout): CheckoutJson {
     })),
     shippingAddress: c.shippingAddress,
     paymentMethod: 'PayPal',
+    ...(c.subtotalPence !== undefined ? { subtotal: toPounds(c.subtotalPence) } : {}),
+    ...(c.discount ? { discount: { code: c.discount.code, amount: toPounds(c.discount.amountPence) } } : {}),
     totalPrice: toPounds(c.totalPence),
     isPaid: c.isPaid,
     ...(c.paidAt ? { paidAt: iso(c.paidAt) } : {}),
@@ -52,6 +54,8 @@ export function toCreateOrderRequest(c: LeanCheckout): CreateOrderRequest {
     })),
     shippingAddress: c.shippingAddress,
     totalPence: c.totalPence,
+    ...(c.subtotalPence !== undefined ? { subtotalPence: c.subtotalPence } : {}),
+    ...(c.discount ? { discount: { code: c.discount.code, amountPence: c.discount.amountPence } } : {}),
     paidAt: iso(c.paidAt ?? c.updatedAt)!,
     ...(c.paymentDetails ? { paymentDetails: c.paymentDetails } : {}),
   };

@@ -24,6 +24,15 @@ export class Buyer {
   @Prop() email?: string;
 }
 
+/** The discount code a checkout applied (pence), and the uses of a limited code it holds (DiscountSlot ids). */
+@Schema({ _id: false, versionKey: false })
+export class AppliedDiscount {
+  @Prop({ required: true }) codeId!: string;
+  @Prop({ required: true }) code!: string;
+  @Prop({ required: true }) amountPence!: number;
+  @Prop({ type: [String], default: [] }) slots!: string[];
+}
+
 /**
  * One purchase on its way from the cart to an order. Every write after creation happens under the
  * checkout's Redis lock (FerretDB applies no update atomically), so pay and finalize take turns.
@@ -34,6 +43,10 @@ export class Checkout {
   @Prop({ type: [SchemaFactory.createForClass(CheckoutLine)], required: true }) checkoutItems!: CheckoutLine[];
   @Prop({ type: MongooseSchema.Types.Mixed, required: true }) shippingAddress!: ShippingAddress;
   @Prop({ required: true, default: 'PayPal' }) paymentMethod!: 'PayPal';
+  /** The merchandise before any discount; absent from checkouts made before discount codes (then the total). */
+  @Prop() subtotalPence?: number;
+  @Prop({ type: SchemaFactory.createForClass(AppliedDiscount) }) discount?: AppliedDiscount;
+  /** What PayPal must be paid: the subtotal less the discount. */
   @Prop({ required: true }) totalPence!: number;
   @Prop({ default: false }) priceAdjusted!: boolean;
   @Prop({ required: true }) reservationExpiresAt!: Date;
@@ -53,3 +66,5 @@ export const CheckoutSchema = SchemaFactory.createForClass(Checkout);
 CheckoutSchema.index({ 'user._id': 1, createdAt: -1 });
 // The finalizer's question: paid, not finalized, paid a while ago.
 CheckoutSchema.index({ isPaid: 1, isFinalized: 1, paidAt: 1 });
+// Whether an address has placed an order (the welcome code's `usable`).
+CheckoutSchema.index({ 'user.email': 1 });

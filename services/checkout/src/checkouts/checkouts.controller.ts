@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Post, Put, Res } from '@nestjs/common';
-import type { CheckoutJson, OrderJson } from '@shop/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import type { CheckoutJson, CheckoutQuoteJson, OrderJson } from '@shop/contracts';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
@@ -12,8 +12,8 @@ import {
 } from '@shop/nest-common';
 import type { Response } from 'express';
 import { CheckoutsService } from './checkouts.service';
-import { CreateCheckoutDto, PayCheckoutDto } from './dto/checkout.dto';
-import { CheckoutBody } from './dto/checkout.response';
+import { CreateCheckoutDto, PayCheckoutDto, QuoteCheckoutDto } from './dto/checkout.dto';
+import { CheckoutBody, CheckoutQuoteBody } from './dto/checkout.response';
 
 const CheckoutId = () => Param('id', new ParseObjectIdPipe('checkout'));
 
@@ -25,14 +25,39 @@ export class CheckoutsController {
   constructor(private readonly checkouts: CheckoutsService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a checkout: priced by the server, stock reserved' })
+  @ApiOperation({
+    summary: 'Create a checkout: priced by the server, stock reserved, the discount code applied',
+    description:
+      'With `discountCode`, the code is checked as the quote does and one use of a limited code is held with the ' +
+      'stock (released if the checkout expires unpaid, counted once its order is placed); `totalPrice` is the ' +
+      'subtotal less the discount: what PayPal must be paid.',
+  })
   @ApiCreatedResponse({ type: CheckoutBody })
   @ApiErrors(
-    { 400: 'No items in checkout, or a field message (all seven address fields are required)' },
+    { 400: 'No items in checkout, a field message (all seven address fields are required), or a discount refusal' },
     { 404: 'Product not found', 409: 'Stock or price message (sold out, only N left)' },
   )
   create(@Body() dto: CreateCheckoutDto, @CurrentUser() user: AuthUser): Promise<CheckoutJson> {
     return this.checkouts.create(user, dto);
+  }
+
+  /** Declared before `:id`. */
+  @Post('quote')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'What a checkout of these lines would charge, with a discount code: priced by the server, nothing held',
+    description:
+      'The checkout page’s "Apply". Every refusal of a code is a 400 with a shopper’s message: unknown, no longer ' +
+      'active, not valid yet, expired, used up (uses and unpaid checkouts’ holds reach its limit), below its ' +
+      'minimum subtotal, only for a first order, already used by you, or for another customer.',
+  })
+  @ApiOkResponse({ type: CheckoutQuoteBody })
+  @ApiErrors(
+    { 400: 'No items in checkout, a line problem, or a discount refusal (DISCOUNT_MESSAGES)' },
+    { 404: 'Product not found', 409: 'Stock message (sold out, only N left)' },
+  )
+  quote(@Body() dto: QuoteCheckoutDto, @CurrentUser() user: AuthUser): Promise<CheckoutQuoteJson> {
+    return this.checkouts.quote(user, dto);
   }
 
   @Get(':id')

@@ -14,7 +14,9 @@ import {
   MAX_CART_LINE_QUANTITY,
   PATTERNS,
   toPence,
+  toPounds,
   type CheckoutJson,
+  type CheckoutQuoteJson,
   type CreateOrderResponse,
   type LineRequest,
   type PaymentDetailsJson,
@@ -23,24 +25,17 @@ import {
   type PublicUser,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import {
-  isDuplicateKeyError,
-  Metrics,
-  REDIS,
-  RpcClient,
-  withRedisLock,
-  type AuthUser,
-  type Counter,
-} from '@shop/nest-common';
-import type Redis from 'ioredis';
+import { isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import { CheckoutConfig } from '../config/checkout.config';
 import { CATALOG, IDENTITY, ORDERS } from '../peers/peers';
 import { PayPalClient } from '../paypal/paypal.client';
 import { verifyPayPalOrder } from '../paypal/paypal-verification';
+import { DiscountsService, type Applied, type Customer } from '../discounts/discounts.service';
 import { toCheckoutJson, toCreateOrderRequest } from './checkout.mapper';
-import { Checkout, type Buyer, type CheckoutLine, type LeanCheckout } from './checkout.schema';
-import type { CheckoutItemDto, CreateCheckoutDto, PayCheckoutDto } from './dto/checkout.dto';
+import { CheckoutLocks } from './checkout-locks';
+import { Checkout, type AppliedDiscount, type Buyer, type CheckoutLine, type LeanCheckout } from './checkout.schema';
+import type { CheckoutItemDto, CreateCheckoutDto, PayCheckoutDto, QuoteCheckoutDto } from './dto/checkout.dto';
 import { Payment } from './payment.schema';
 
 type LeanPayment = Payment & { _id: Types.ObjectId };
@@ -64,7 +59,8 @@ export class CheckoutsService implements OnModuleInit {
     @Inject(CATALOG) private readonly catalog: RpcClient,
     @Inject(ORDERS) private readonly orders: RpcClient,
     @Inject(IDENTITY) private readonly identity: RpcClient,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly locks: CheckoutLocks,
+    private readonly discounts: DiscountsService,
     private readonly paypal: PayPalClient,
     private readonly config: CheckoutConfig,
     metrics: Metrics,
@@ -88,23 +84,49 @@ export class CheckoutsService implements OnModuleInit {
 
   // ------------------------------------------------------------------ create
 
-  /** Prices every line from the catalog, holds the stock, stores the server's total. */
+  /**
+   * What a checkout of these lines would charge now, with the code if one is given (a 400 with the shopper's
+   * message when it does not apply): priced and checked as `create` does, holding nothing.
+   */
+  async quote(user: AuthUser, dto: QuoteCheckoutDto): Promise<CheckoutQuoteJson> {
+    const merged = mergeLines(dto.checkoutItems);
+    const [priced, buyer] = await Promise.all([this.price(merged), this.buyer(user)]);
+    const subtotalPence = priced.lines.reduce((sum, l) => sum + (l.unitPricePence ?? 0) * l.quantity, 0);
+    const applied = dto.discountCode
+      ? await this.discounts.check(dto.discountCode, customerOf(buyer), subtotalPence)
+      : undefined;
+    const discountPence = applied?.amountPence ?? 0;
+    return {
+      subtotal: toPounds(subtotalPence),
+      ...(applied ? { discount: { code: applied.code.code, amount: toPounds(discountPence) } } : {}),
+      totalPrice: toPounds(subtotalPence - discountPence),
+    };
+  }
+
+  /**
+   * Prices every line from the catalog, checks the discount code, holds the stock and one use of a limited code,
+   * stores the server's subtotal, discount and total. Anything refused holds nothing.
+   */
   async create(user: AuthUser, dto: CreateCheckoutDto): Promise<CheckoutJson> {
     const merged = mergeLines(dto.checkoutItems);
     const lines = merged.map((m) => m.line);
-    const priced = await this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, { lines });
-    const problem = priced.lines.findIndex((l) => !l.ok);
-    if (problem >= 0) throw lineError(priced.lines[problem], merged[problem]?.number ?? problem + 1);
+    const [priced, buyer] = await Promise.all([this.price(merged), this.buyer(user)]);
+    const customer = customerOf(buyer);
+    // The code is checked on the catalog's prices before anything is held: a refusal holds nothing.
+    if (dto.discountCode) {
+      const quoted = priced.lines.reduce((sum, l) => sum + (l.unitPricePence ?? 0) * l.quantity, 0);
+      await this.discounts.check(dto.discountCode, customer, quoted);
+    }
 
     const id = new Types.ObjectId();
-    const [buyer, reserved] = await Promise.all([
-      this.buyer(user),
-      this.reserve(id.toHexString(), lines, this.config.RESERVATION_SECONDS).catch(async (err: unknown) => {
+    const checkoutId = id.toHexString();
+    const reserved = await this.reserve(checkoutId, lines, this.config.RESERVATION_SECONDS).catch(
+      async (err: unknown) => {
         // No answer (503): a hold may have been made just before the deadline. Nothing else can own it: undo it.
-        if (err instanceof HttpException && err.getStatus() === 503) await this.releaseQuietly(id.toHexString());
+        if (err instanceof HttpException && err.getStatus() === 503) await this.releaseQuietly(checkoutId);
         throw err;
-      }),
-    ]);
+      },
+    );
     // Reserve read the prices and SKUs under the products' locks: they are the ones charged and kept.
     const unitPrice = new Map(reserved.lines.map((l) => [l.productId, l.unitPricePence]));
     const variantKey = (productId: string, size?: string | null, color?: string | null) =>
@@ -120,7 +142,23 @@ export class CheckoutsService implements OnModuleInit {
       color: l.color ?? '',
       sku: skuOf.get(variantKey(l.productId, l.size, l.color)) ?? l.sku ?? '',
     }));
-    const totalPence = items.reduce((sum, l) => sum + l.pricePence * l.quantity, 0);
+    const subtotalPence = items.reduce((sum, l) => sum + l.pricePence * l.quantity, 0);
+    const reservationExpiresAt = new Date(reserved.expiresAt);
+    let discount: AppliedDiscount | undefined;
+    try {
+      if (dto.discountCode)
+        discount = await this.applyDiscount(
+          dto.discountCode,
+          customer,
+          subtotalPence,
+          checkoutId,
+          reservationExpiresAt,
+        );
+    } catch (err) {
+      await this.releaseQuietly(checkoutId);
+      throw err;
+    }
+    const totalPence = subtotalPence - (discount?.amountPence ?? 0);
     const priceAdjusted = dto.totalPrice !== undefined && toPence(dto.totalPrice) !== totalPence;
     try {
       const created = await this.checkouts.create({
@@ -129,17 +167,46 @@ export class CheckoutsService implements OnModuleInit {
         checkoutItems: items,
         shippingAddress: { ...dto.shippingAddress },
         paymentMethod: 'PayPal',
+        subtotalPence,
+        ...(discount ? { discount } : {}),
         totalPence,
         priceAdjusted,
-        reservationExpiresAt: new Date(reserved.expiresAt),
+        reservationExpiresAt,
       });
-      this.logger.log({ checkoutId: id.toHexString(), userId: user.id, totalPence, priceAdjusted }, 'checkout created');
+      this.logger.log(
+        { checkoutId, userId: user.id, totalPence, priceAdjusted, discountCode: discount?.code },
+        'checkout created',
+      );
       this.created.inc({ price_adjusted: String(priceAdjusted) });
       return toCheckoutJson(created.toObject() as LeanCheckout);
     } catch (err) {
-      await this.releaseQuietly(id.toHexString());
+      await this.releaseQuietly(checkoutId);
+      if (discount) await this.discounts.release(checkoutId).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Checks the code again on the prices held (they may have moved since the quote) and holds one of its uses. */
+  private async applyDiscount(
+    input: string,
+    customer: Customer,
+    subtotalPence: number,
+    checkoutId: string,
+    until: Date,
+  ): Promise<AppliedDiscount> {
+    const applied: Applied = await this.discounts.check(input, customer, subtotalPence);
+    const slots = await this.discounts.hold(applied, customer, checkoutId, until);
+    return { codeId: String(applied.code._id), code: applied.code.code, amountPence: applied.amountPence, slots };
+  }
+
+  /** The catalog's prices of the lines; the first line it cannot sell is the error, naming the shopper's line. */
+  private async price(merged: Array<{ line: LineRequest; number: number }>): Promise<PriceLinesResponse> {
+    const priced = await this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, {
+      lines: merged.map((m) => m.line),
+    });
+    const problem = priced.lines.findIndex((l) => !l.ok);
+    if (problem >= 0) throw lineError(priced.lines[problem], merged[problem]?.number ?? problem + 1);
+    return priced;
   }
 
   // ------------------------------------------------------------------ read
@@ -210,6 +277,14 @@ export class CheckoutsService implements OnModuleInit {
    */
   private async settle(checkout: LeanCheckout, payment: LeanPayment): Promise<void> {
     const checkoutId = String(checkout._id);
+    try {
+      await this.discounts.keepForPaid(checkout);
+    } catch (err) {
+      if (!(err instanceof BadRequestException)) throw err;
+      await this.discounts.release(checkoutId);
+      await this.refund(payment);
+      throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
+    }
     let hold: ReserveStockResponse;
     try {
       hold = await this.reserve(
@@ -219,6 +294,7 @@ export class CheckoutsService implements OnModuleInit {
       );
     } catch (err) {
       if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
+      await this.discounts.release(checkoutId);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
@@ -336,7 +412,28 @@ export class CheckoutsService implements OnModuleInit {
     }
     if (result.created)
       this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'checkout finalized');
+    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
+    await this.discounts
+      .countUse(checkout, result.order._id)
+      .catch((err: Error) =>
+        this.logger.warn(
+          { checkoutId: String(checkout._id), err: err.message },
+          'discount use left to the placed event',
+        ),
+      );
     return result;
+  }
+
+  /**
+   * `orders.order.placed`: the order of one of our checkouts is placed, so its discount code's use is counted —
+   * once, under the checkout's lock, whatever redelivers it (and whether or not finalize counted it already).
+   */
+  async orderPlaced(checkoutId: string, orderId: string): Promise<void> {
+    if (!Types.ObjectId.isValid(checkoutId)) return;
+    await this.locked(checkoutId, async () => {
+      const checkout = await this.checkouts.findById(checkoutId).lean<LeanCheckout>().exec();
+      if (checkout) await this.discounts.countUse(checkout, orderId);
+    });
   }
 
   // ------------------------------------------------------------------ helpers
@@ -350,10 +447,7 @@ export class CheckoutsService implements OnModuleInit {
 
   /** Pay, finalize and the finalizer change a checkout one at a time (FerretDB applies no update atomically). */
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const { PAYPAL_TIMEOUT_MS, RESERVE_TIMEOUT_MS, RABBITMQ_NAMESPACE } = this.config;
-    // Long enough for the slowest pay: PayPal's get and refund, and two catalog requests.
-    const ttlMs = 2 * PAYPAL_TIMEOUT_MS + 2 * RESERVE_TIMEOUT_MS + 5000;
-    return withRedisLock(this.redis, `${RABBITMQ_NAMESPACE}checkout:lock:${id}`, fn, { ttlMs, waitMs: ttlMs });
+    return this.locks.run(id, fn);
   }
 
   /** Who is buying, as identity knows them (the order keeps the name and email); the token's name if it is away. */
@@ -393,6 +487,11 @@ export class CheckoutsService implements OnModuleInit {
         this.logger.warn({ checkoutId, err: err.message }, 'could not release stock: it expires by itself'),
       );
   }
+}
+
+/** Whom a code is checked for: the buyer's id, and their email when identity told it. */
+function customerOf(buyer: Buyer): Customer {
+  return { userId: buyer._id, ...(buyer.email ? { email: buyer.email } : {}) };
 }
 
 function toLineRequest(l: Pick<CheckoutLine, 'productId' | 'quantity' | 'size' | 'color'>): LineRequest {

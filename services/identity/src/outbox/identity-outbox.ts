@@ -1,7 +1,16 @@
 import { Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectModel, MongooseModule } from '@nestjs/mongoose';
 import type { PasswordResetRequestedEvent } from '@shop/contracts';
-import { EventBus, OutboxRelay, ROOT_LOGGER, ServiceConfig, type EventBusLogger } from '@shop/nest-common';
+import {
+  EventBus,
+  OutboxRelay,
+  REDIS,
+  ROOT_LOGGER,
+  ServiceConfig,
+  withRedisLock,
+  type EventBusLogger,
+} from '@shop/nest-common';
+import type Redis from 'ioredis';
 import type { Model } from 'mongoose';
 import { PasswordReset, PasswordResetSchema } from '../password-reset/password-reset.schema';
 import { TokenSeal } from '../password-reset/reset-token';
@@ -18,8 +27,10 @@ type OutboxOf = 'resets' | 'subscribers';
  * after the write (`relaySoon`) and by the periodic sweep for whatever that missed. At least once, with a stable
  * eventId that consumers dedupe.
  *
- * Neither record is ever updated after its insert, only deleted, and marking an entry published cannot bring a
- * deleted one back (no upsert): the relay's per-document lock has nothing to serialise against.
+ * A reset is never updated after its insert, only deleted, and marking an entry published cannot bring a deleted
+ * one back (no upsert): its relay's lock has nothing to serialise against. A subscriber gets a new entry each time
+ * the address subscribes again, so its writes and its relay's take the subscriber's Redis lock (FerretDB applies
+ * no update atomically: marking one entry published must not overwrite a newer one).
  */
 @Injectable()
 export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
@@ -31,6 +42,8 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
     bus: EventBus,
     seal: TokenSeal,
     @Inject(ROOT_LOGGER) private readonly logger: EventBusLogger,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly config: ServiceConfig,
   ) {
     const common = { bus, logger, lock: <R>(_id: string, fn: () => Promise<R>) => fn() };
     this.relays = {
@@ -42,7 +55,7 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
           return { ...rest, token: seal.open(sealedToken) };
         },
       }),
-      subscribers: new OutboxRelay({ ...common, model: subscribers }),
+      subscribers: new OutboxRelay({ ...common, model: subscribers, lock: (id, fn) => this.lockSubscriber(id, fn) }),
     };
   }
 
@@ -52,6 +65,11 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(Object.values(this.relays).map((relay) => relay.stop()));
+  }
+
+  /** Serialises the writes to one subscriber (a sign-up again, the relay marking entries published). */
+  lockSubscriber<R>(id: string, fn: () => Promise<R>): Promise<R> {
+    return withRedisLock(this.redis, `${this.config.RABBITMQ_NAMESPACE}identity:subscriber:${id}`, fn);
   }
 
   /** Publishes the record's pending events now, without making the caller wait for the broker. */

@@ -20,7 +20,10 @@ export class SubscribersController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Subscribe an email to the newsletter',
-    description: 'Publishes `identity.subscriber.subscribed` `{email}` (from the subscriber’s outbox, at least once).',
+    description:
+      'Publishes `identity.subscriber.subscribed` `{email}` (from the subscriber’s outbox, at least once) — again ' +
+      'when the address subscribes again, which still answers 400 `Email is already subscribed` (checkout then ' +
+      'sends the same welcome code again).',
   })
   @ApiCreatedResponse({ type: MessageBody })
   @ApiErrors({ 400: 'Invalid email, or Email is already subscribed' })
@@ -36,10 +39,34 @@ export class SubscribersController {
     try {
       await this.subscribers.create({ _id, email: dto.email, outbox: [event], outboxPending: true });
     } catch (err) {
-      if (isDuplicateKeyError(err)) throw new BadRequestException('Email is already subscribed');
-      throw err;
+      if (!isDuplicateKeyError(err)) throw err;
+      await this.subscribedAgain(dto.email);
+      throw new BadRequestException('Email is already subscribed');
     }
     this.outbox.relaySoon('subscribers', String(_id));
     return { message: 'Successfully subscribed to the newsletter' };
+  }
+
+  /**
+   * The address is already subscribed: it is announced again (issue 24: subscribing again sends the same welcome
+   * code again), with an event id of its own, in the subscriber's outbox under its lock. The entries already
+   * published are dropped: the outbox keeps only what is still to go.
+   */
+  private async subscribedAgain(email: string): Promise<void> {
+    const found = await this.subscribers.findOne({ email: email.trim().toLowerCase() }, { _id: 1 }).lean().exec();
+    if (!found) return;
+    const id = String(found._id);
+    await this.outbox.lockSubscriber(id, async () => {
+      const subscriber = await this.subscribers.findById(id, { outbox: 1 }).lean<Pick<Subscriber, 'outbox'>>().exec();
+      if (!subscriber) return;
+      const event = outboxEntry<SubscriberSubscribedEvent>(
+        EVENTS.identity.subscriberSubscribed,
+        { email: email.trim().toLowerCase() },
+        `${EVENTS.identity.subscriberSubscribed}:${id}:${new Types.ObjectId().toHexString()}`,
+      );
+      const outbox = [...(subscriber.outbox ?? []).filter((e) => !e.publishedAt), event];
+      await this.subscribers.updateOne({ _id: id }, { $set: { outbox, outboxPending: true } }).exec();
+    });
+    this.outbox.relaySoon('subscribers', id);
   }
 }

@@ -41,7 +41,9 @@ const EXAMPLES: Record<MailKind, Composed> = {
       summary: {
         customer: { name: evil, email: 'a@example.com' },
         lines: [{ name: `Jersey ${evil}`, quantity: 3, price: 1234.5, size: 'XL', color: evil }],
-        totalPrice: 3703.5,
+        subtotal: 3703.5,
+        discount: { code: `WELCOME-${evil}`, amount: 370.35 },
+        totalPrice: 3333.15,
         shippingAddress: address,
         placedAt: '2026-03-02T23:30:00.000Z',
       },
@@ -91,7 +93,7 @@ const EXAMPLES: Record<MailKind, Composed> = {
     settings,
   ),
   'newsletter-confirmation': newsletterConfirmation(
-    envelope(EVENTS.identity.subscriberSubscribed, { email: 'a@example.com', discountCode: evil }),
+    envelope(EVENTS.checkout.welcomeCodeIssued, { email: 'a@example.com', code: evil, percentOff: 10, usable: true }),
     settings,
   ),
 };
@@ -132,6 +134,51 @@ describe('the email templates', () => {
     const { text } = templates.render('order-confirmation', c.mail.values);
     expect(text).toContain('3 × £1,234.50 = £3,703.50');
     expect(text).toContain('Estimated delivery: 12 March 2026');
+  });
+
+  it('shows the subtotal and the discount line of an order placed with a code, and none without', () => {
+    const c = EXAMPLES['order-confirmation'];
+    if (!('mail' in c)) throw new Error('no mail');
+    const { text, html } = templates.render('order-confirmation', c.mail.values);
+    expect(text).toContain('Subtotal: £3,703.50');
+    expect(text).toContain(`Discount (WELCOME-${evil}): −£370.35`);
+    expect(text).toContain('Total: £3,333.15');
+    expect(html).toContain('Discount (WELCOME-&lt;script&gt;');
+    const plain = orderConfirmation(
+      envelope(EVENTS.orders.orderPlaced, {
+        orderId: 'o2',
+        summary: {
+          customer: { name: 'Ada', email: 'a@example.com' },
+          lines: [{ name: 'Jersey', quantity: 1, price: 10 }],
+          totalPrice: 10,
+          shippingAddress: address,
+          placedAt: '2026-03-02T10:00:00.000Z',
+        },
+      }),
+      settings,
+    );
+    if (!('mail' in plain)) throw new Error('no mail');
+    expect(templates.render('order-confirmation', plain.mail.values).text).not.toMatch(/Subtotal|Discount/);
+  });
+
+  it('offers the welcome code while it is usable, and not once it is used', () => {
+    const issued = (usable: boolean) =>
+      newsletterConfirmation(
+        envelope(EVENTS.checkout.welcomeCodeIssued, {
+          email: 'a@example.com',
+          code: 'WELCOME-7KQ2M9',
+          percentOff: 10,
+          usable,
+        }),
+        settings,
+      );
+    const usable = issued(true);
+    const used = issued(false);
+    if (!('mail' in usable) || !('mail' in used)) throw new Error('no mail');
+    expect(templates.render('newsletter-confirmation', usable.mail.values).text).toContain(
+      '10% off your first order with this code at checkout: WELCOME-7KQ2M9',
+    );
+    expect(templates.render('newsletter-confirmation', used.mail.values).text).not.toMatch(/WELCOME-|% off/);
   });
 
   it('fails loudly on a placeholder without a value instead of sending a blank', () => {

@@ -5,8 +5,8 @@ import type {
   OrderSummaryLine,
   PasswordResetRequestedEvent,
   ShippingAddress,
-  SubscriberSubscribedEvent,
   UserRegisteredEvent,
+  WelcomeCodeIssuedEvent,
 } from '@shop/contracts';
 import { addDays, formatDate, formatDateTime, formatMoney, formatPounds } from '../mail/format';
 import type { MailKind, TemplateValues } from '../mail/mail-templates';
@@ -103,6 +103,7 @@ export function orderConfirmation(event: EventEnvelope, s: ComposeSettings): Com
             lineTotal: formatPounds(l.price * quantity),
           };
         }),
+        ...discountLines(summary),
         total: formatPounds(summary.totalPrice),
         shippingAddress: addressLines(summary.shippingAddress),
         estimatedDelivery: formatDate(addDays(placedAt, s.estimatedDeliveryDays)),
@@ -110,6 +111,17 @@ export function orderConfirmation(event: EventEnvelope, s: ComposeSettings): Com
       },
     },
   };
+}
+
+/** The subtotal and the discount line when the order was placed with a code; nulls otherwise. */
+function discountLines(summary: OrderPlacedEvent['summary'] & object): {
+  subtotal: string | null;
+  discount: object | null;
+} {
+  const d = summary.discount;
+  if (!isObject(d) || !isText(d.code) || !isAmount(d.amount) || !isAmount(summary.subtotal))
+    return { subtotal: null, discount: null };
+  return { subtotal: formatPounds(summary.subtotal), discount: { code: d.code, amount: `−${formatPounds(d.amount)}` } };
 }
 
 const STATUS_MAIL: Partial<Record<string, MailKind>> = {
@@ -196,17 +208,26 @@ export function passwordReset(event: EventEnvelope, s: ComposeSettings): Compose
   };
 }
 
-/** EVENTS.identity.subscriberSubscribed → the newsletter confirmation, with the discount code when there is one. */
+/**
+ * EVENTS.checkout.welcomeCodeIssued → the newsletter confirmation with the subscriber's welcome code (checkout sends
+ * it on every subscription, the same code each time); a code no longer usable is not offered again.
+ */
 export function newsletterConfirmation(event: EventEnvelope, s: ComposeSettings): Composed {
-  const data = event.data as Partial<SubscriberSubscribedEvent> | undefined;
+  const data = event.data as Partial<WelcomeCodeIssuedEvent> | undefined;
   const to = email(data?.email);
   if (!to) return { skip: 'the event has no valid email' };
+  const usable = data?.usable !== false && isText(data?.code);
   return {
     mail: {
       kind: 'newsletter-confirmation',
       to,
       name: '',
-      values: { ...base(s), email: to, discountCode: isText(data?.discountCode) ? data.discountCode.trim() : null },
+      values: {
+        ...base(s),
+        email: to,
+        discountCode: usable ? data!.code!.trim() : null,
+        percentOff: isAmount(data?.percentOff) ? data.percentOff : 10,
+      },
     },
   };
 }

@@ -18,7 +18,8 @@ export const EMAIL_OF_EVENT: Record<string, (event: EventEnvelope, s: ComposeSet
   [EVENTS.orders.orderStatusChanged]: orderStatusChanged,
   [EVENTS.identity.userRegistered]: welcome,
   [EVENTS.identity.passwordResetRequested]: passwordReset,
-  [EVENTS.identity.subscriberSubscribed]: newsletterConfirmation,
+  // Not identity.subscriber.subscribed: checkout answers each with the welcome code, and one subscription is one email.
+  [EVENTS.checkout.welcomeCodeIssued]: newsletterConfirmation,
 };
 
 /**

@@ -41,7 +41,10 @@ function itemRefs(order: Pick<CreateOrderRequest, 'orderItems'>): OrderItemRef[]
   }));
 }
 
-/** What the customer is told of the order they placed: the lines as bought (pounds), total, address, when. */
+/**
+ * What the customer is told of the order they placed: the lines as bought (pounds), subtotal and discount when a code
+ * was used, total, address, when.
+ */
 function summaryOf(req: CreateOrderRequest, placedAt: Date): OrderSummary {
   return {
     customer: customerOf(req.user),
@@ -54,6 +57,8 @@ function summaryOf(req: CreateOrderRequest, placedAt: Date): OrderSummary {
       ...(sku ? { sku } : {}),
     })),
     totalPrice: toPounds(req.totalPence),
+    ...(req.subtotalPence !== undefined ? { subtotal: toPounds(req.subtotalPence) } : {}),
+    ...(req.discount ? { discount: { code: req.discount.code, amount: toPounds(req.discount.amountPence) } } : {}),
     shippingAddress: Object.fromEntries(
       SHIPPING_ADDRESS_FIELDS.map((field) => [field, req.shippingAddress[field]]),
     ) as ShippingAddress,

@@ -25,6 +25,8 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     ) as ShippingAddress,
     paymentMethod: o.paymentMethod,
     shippingMethod: o.shippingMethod,
+    ...(o.subtotalPence !== undefined ? { subtotal: toPounds(o.subtotalPence) } : {}),
+    ...(o.discount ? { discount: { code: o.discount.code, amount: toPounds(o.discount.amountPence) } } : {}),
     totalPrice: toPounds(o.totalPence),
     isPaid: o.isPaid,
     paidAt: iso(o.paidAt),

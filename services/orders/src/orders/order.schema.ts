@@ -51,6 +51,13 @@ export class OrderPaymentDetails {
   @Prop() capturedAt?: string;
 }
 
+/** The discount code the order was placed with, and what it took off (pence). */
+@Schema({ _id: false, versionKey: false })
+export class OrderDiscount {
+  @Prop({ required: true }) code!: string;
+  @Prop({ required: true, min: 0 }) amountPence!: number;
+}
+
 /** An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`. */
 @Schema({ _id: false, versionKey: false })
 export class OrderStatusEntry {
@@ -79,7 +86,11 @@ export class Order {
 
   @Prop({ type: String, required: true, default: 'PayPal' }) paymentMethod!: 'PayPal';
   @Prop({ required: true, default: SHIPPING_METHOD }) shippingMethod!: string;
+  /** What was paid: the subtotal less the discount. */
   @Prop({ required: true, min: 0 }) totalPence!: number;
+  /** Before the discount; absent from orders placed before discount codes (then it is totalPence). */
+  @Prop({ min: 0 }) subtotalPence?: number;
+  @Prop({ type: SchemaFactory.createForClass(OrderDiscount) }) discount?: OrderDiscount;
 
   /** An order only exists once its checkout is paid. */
   @Prop({ required: true, default: true }) isPaid!: boolean;

@@ -1,4 +1,11 @@
-import { Injectable, Logger, NotFoundException, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnModuleInit,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   ORDER_MESSAGES,
@@ -83,6 +90,8 @@ export class OrdersService implements OnModuleInit {
    * with `created: false`, announcing nothing.
    */
   async createFromCheckout(req: CreateOrderRequest): Promise<CreateOrderResponse> {
+    if (req.subtotalPence !== undefined && req.subtotalPence - (req.discount?.amountPence ?? 0) !== req.totalPence)
+      throw new BadRequestException('totalPence must be subtotalPence less the discount');
     const _id = new Types.ObjectId();
     const orderId = _id.toHexString();
     const placedAt = new Date();
@@ -95,6 +104,8 @@ export class OrdersService implements OnModuleInit {
         orderItems: req.orderItems,
         shippingAddress: req.shippingAddress,
         totalPence: req.totalPence,
+        ...(req.subtotalPence !== undefined ? { subtotalPence: req.subtotalPence } : {}),
+        ...(req.discount ? { discount: req.discount } : {}),
         paidAt: new Date(req.paidAt),
         paymentDetails: req.paymentDetails,
         statusHistory: [{ status: 'Processing', at: placedAt }],

@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import {
   CHECKOUT_MESSAGES,
+  DISCOUNT_MESSAGES,
   MAX_CART_LINE_QUANTITY,
   MAX_CART_LINES,
   PAYMENT_METHODS,
@@ -85,22 +86,38 @@ export class ShippingAddressDto implements ShippingAddress {
   @AddressField('phone') phone!: string;
 }
 
+/** The lines of a checkout or a quote; class-validator runs a property's checks bottom-up: list, size, each item. */
+const CheckoutItems = () =>
+  applyDecorators(
+    ApiProperty({
+      type: [CheckoutItemDto],
+      minItems: 1,
+      maxItems: MAX_CART_LINES,
+      description: 'name, image and price may come along and are ignored: the catalog prices',
+    }),
+    Type(() => CheckoutItemDto),
+    IsDefined({ message: CHECKOUT_MESSAGES.noItems }),
+    IsArray({ message: CHECKOUT_MESSAGES.noItems }),
+    ArrayMinSize(1, { message: CHECKOUT_MESSAGES.noItems }),
+    ArrayMaxSize(MAX_CART_LINES, { message: `A checkout holds at most ${MAX_CART_LINES} different items` }),
+    IsObject({ each: true, message: 'Each checkout item must be an object' }),
+    ValidateNested({ each: true, message: 'Each checkout item must be an object' }),
+  );
+
+/** An optional discount code: text; '' or blank is no code. Whether it exists is the service's 400. */
+const DiscountCodeField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ maxLength: 64, example: 'WELCOME-7KQ2M9', description: 'Case-insensitive' }),
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() || undefined : value)),
+    IsOptional(),
+    IsString({ message: 'Discount code must be text' }),
+    // No code has anything else (the admin's rule): refused before it reaches a query.
+    Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: DISCOUNT_MESSAGES.unknown }),
+  );
+
 /** POST /api/checkout. */
 export class CreateCheckoutDto {
-  // class-validator runs a property's checks bottom-up: list first, then its size, then each item.
-  @ApiProperty({
-    type: [CheckoutItemDto],
-    minItems: 1,
-    maxItems: MAX_CART_LINES,
-    description: 'name, image and price may come along and are ignored: the catalog prices',
-  })
-  @ValidateNested({ each: true, message: 'Each checkout item must be an object' })
-  @IsObject({ each: true, message: 'Each checkout item must be an object' })
-  @ArrayMaxSize(MAX_CART_LINES, { message: `A checkout holds at most ${MAX_CART_LINES} different items` })
-  @ArrayMinSize(1, { message: CHECKOUT_MESSAGES.noItems })
-  @IsArray({ message: CHECKOUT_MESSAGES.noItems })
-  @IsDefined({ message: CHECKOUT_MESSAGES.noItems })
-  @Type(() => CheckoutItemDto)
+  @CheckoutItems()
   checkoutItems!: CheckoutItemDto[];
 
   @ApiProperty({ type: ShippingAddressDto })
@@ -122,6 +139,18 @@ export class CreateCheckoutDto {
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'totalPrice must be a number' })
   @Min(0, { message: 'totalPrice must be a number' })
   totalPrice?: number;
+
+  @DiscountCodeField()
+  discountCode?: string;
+}
+
+/** POST /api/checkout/quote: what a checkout of these lines, with this code, would charge. */
+export class QuoteCheckoutDto {
+  @CheckoutItems()
+  checkoutItems!: CheckoutItemDto[];
+
+  @DiscountCodeField()
+  discountCode?: string;
 }
 
 export class PaymentDetailsDto {

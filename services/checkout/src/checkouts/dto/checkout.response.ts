@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { CheckoutJson, PaymentStatus } from '@shop/contracts';
-import { LineItemBody, PaymentDetailsBody, ShippingAddressBody } from '@shop/nest-common';
+import type { CheckoutJson, CheckoutQuoteJson, PaymentStatus } from '@shop/contracts';
+import { AppliedDiscountBody, LineItemBody, PaymentDetailsBody, ShippingAddressBody } from '@shop/nest-common';
 
 /** A checkout (API.md "Checkout"): priced by the server, its stock held until reservationExpiresAt. */
 export class CheckoutBody implements CheckoutJson {
@@ -9,7 +9,14 @@ export class CheckoutBody implements CheckoutJson {
   @ApiProperty({ type: [LineItemBody] }) checkoutItems!: LineItemBody[];
   @ApiProperty({ type: ShippingAddressBody }) shippingAddress!: ShippingAddressBody;
   @ApiProperty({ enum: ['PayPal'] }) paymentMethod!: 'PayPal';
-  @ApiProperty({ description: "The server's total (GBP): what PayPal must be paid", example: 79.98 })
+  @ApiPropertyOptional({ description: 'The merchandise before any discount (GBP)', example: 88.87 })
+  subtotal?: number;
+  @ApiPropertyOptional({ type: AppliedDiscountBody, description: 'The discount code applied' })
+  discount?: AppliedDiscountBody;
+  @ApiProperty({
+    description: "The server's total (GBP), the discount taken off: what PayPal must be paid",
+    example: 79.98,
+  })
   totalPrice!: number;
   @ApiProperty() isPaid!: boolean;
   @ApiPropertyOptional({ format: 'date-time' }) paidAt?: string;
@@ -24,4 +31,11 @@ export class CheckoutBody implements CheckoutJson {
   priceAdjusted?: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** `POST /api/checkout/quote`: what a checkout would charge now, priced by the server; nothing held. */
+export class CheckoutQuoteBody implements CheckoutQuoteJson {
+  @ApiProperty({ description: 'The merchandise (GBP)', example: 88.87 }) subtotal!: number;
+  @ApiPropertyOptional({ type: AppliedDiscountBody }) discount?: AppliedDiscountBody;
+  @ApiProperty({ description: 'subtotal less the discount (GBP)', example: 79.98 }) totalPrice!: number;
 }

@@ -121,6 +121,14 @@ class PaymentDetailsDto implements PaymentDetailsJson {
   @OptionalText('paymentDetails.capturedAt', 40) capturedAt?: string;
 }
 
+class OrderDiscountDto {
+  @Text('discount.code', 64) code!: string;
+
+  @IsInt({ message: 'discount.amountPence must be a whole number of pence' })
+  @Min(0, { message: 'discount.amountPence must be a whole number of pence' })
+  amountPence!: number;
+}
+
 /** The order's lines: a list of 1–MAX_ORDER_LINES lines, each validated. */
 const Lines = () =>
   applyDecorators(
@@ -151,6 +159,16 @@ export class CreateOrderDto implements CreateOrderRequest {
   @IsInt({ message: 'totalPence must be a whole number of pence' })
   @Min(0, { message: 'totalPence must be a whole number of pence' })
   totalPence!: number;
+
+  /** Before the discount: the lines' sum, and the total plus the discount. */
+  @IsOptional()
+  @IsInt({ message: 'subtotalPence must be a whole number of pence' })
+  @Min(0, { message: 'subtotalPence must be a whole number of pence' })
+  subtotalPence?: number;
+
+  @IsOptional()
+  @Nested('discount', () => OrderDiscountDto)
+  discount?: OrderDiscountDto;
 
   @IsISO8601({ strict: true }, { message: 'paidAt must be an ISO date' })
   paidAt!: string;
