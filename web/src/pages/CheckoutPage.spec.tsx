@@ -301,9 +301,7 @@ describe('checkout: discount code', () => {
       totalPrice: 22.5,
     });
     expect(payment).toHaveTextContent('Total to pay: £22.50');
-    expect(within(payment).getByTestId('payment-discount')).toHaveTextContent(
-      'Includes discount code SAVE10: −£2.50',
-    );
+    expect(within(payment).getByTestId('payment-discount')).toHaveTextContent('Includes discount code SAVE10: −£2.50');
     expect(within(summary()).getByTestId('discount-line')).toHaveTextContent('Discount (SAVE10)−£2.50');
     expect(figure('Total')).toBe('£22.50');
     // the checkout holds the code now: it can no longer be changed
