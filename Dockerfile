@@ -16,6 +16,7 @@ COPY services/identity/package.json services/identity/
 COPY services/cart/package.json services/cart/
 COPY services/checkout/package.json services/checkout/
 COPY services/orders/package.json services/orders/
+COPY services/notifications/package.json services/notifications/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
@@ -50,9 +51,11 @@ COPY --from=build --chown=node:node /repo/packages/catalog-read-model/package.js
 COPY --from=build --chown=node:node /repo/packages/catalog-read-model/dist packages/catalog-read-model/dist
 COPY --from=build --chown=node:node /repo/${APP}/package.json ${APP}/
 COPY --from=build --chown=node:node /repo/${APP}/dist ${APP}/dist
+# notifications' email templates (MJML, plain text), compiled when it starts: a few kilobytes, in every image.
+COPY --from=build --chown=node:node /repo/services/notifications/templates services/notifications/templates
 COPY --from=build --chown=node:node /repo/web/dist web/dist
 # Mount point for catalog's uploads: a fresh named volume takes this directory's owner.
 RUN mkdir -p /uploads && chown node:node /uploads
 USER node
-EXPOSE 8080 3001 3002 3003 3004 3005
+EXPOSE 8080 3001 3002 3003 3004 3005 3006
 CMD ["sh", "-c", "exec node \"$APP/dist/main.js\""]

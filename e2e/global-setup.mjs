@@ -1,5 +1,5 @@
 // Starts the whole shop for the e2e suites: every built service + the gateway on test ports (gateway
-// 18080, services 13001-13005, the fake PayPal 18090), databases e2e_shop_<name> on the test FerretDB
+// 18080, services 13001-13006, the fake PayPal 18090, Mailpit SMTP 11025 and API 18025), databases e2e_shop_<name> on the test FerretDB
 // (TEST_MONGO_URL, fresh from npm test), Redis db 1 (flushed), a fresh RabbitMQ vhost, a random JWT
 // secret, seeded; plus a second gateway (18081) whose upstreams all point at a closed
 // port, for "service down" journeys.
@@ -15,6 +15,7 @@ import {
   flushRedisDb,
   freshRabbitVhost,
   startFerret,
+  startMailpit,
 } from '../scripts/lib/infra.mjs';
 import { exitOnSignals, stopAll } from '../scripts/lib/procs.mjs';
 import { randomSecret } from '../scripts/lib/secrets.mjs';
@@ -69,6 +70,14 @@ export default async function globalSetup() {
     if (await freshRabbitVhost(VHOST)) rabbit.pathname = `/${VHOST}`;
     const rabbitUrl = rabbit.toString().replace(/\/$/, '');
 
+    // The stack's own mail server: every email the shop sends lands there, read by the suites through its API.
+    const mailpit = await startMailpit({
+      id: `${scope}-mailpit`,
+      smtpPort: 1025 + PORT_OFFSET,
+      httpPort: 8025 + PORT_OFFSET,
+      logFile: path.join(logDir, 'mailpit.log'),
+    });
+
     const ports = Object.fromEntries(Object.entries(defaultPorts()).map(([name, port]) => [name, port + PORT_OFFSET]));
     const common = {
       nodeEnv: 'test',
@@ -85,6 +94,7 @@ export default async function globalSetup() {
       rabbitUrl,
       jwtSecret: randomSecret(),
       paypalPort: FAKE_PAYPAL_PORT + PORT_OFFSET,
+      smtpUrl: mailpit.smtpUrl,
       logDir,
       ...common,
     });
@@ -109,6 +119,7 @@ export default async function globalSetup() {
     Object.assign(process.env, {
       E2E_BASE_URL: stack.baseUrl,
       E2E_PAYPAL_URL: stack.paypalUrl,
+      E2E_MAILPIT_URL: mailpit.url,
       E2E_METRICS_URLS: JSON.stringify(stack.metricsUrls),
       E2E_DEAD_GATEWAY_URL: `http://127.0.0.1:${deadGatewayPort}`,
       E2E_RUNNING_SERVICES: stack.running.join(','),

@@ -1,17 +1,20 @@
 // `npm start`: the whole shop on this machine, from a fresh clone.
 // Redis/RabbitMQ (started if installed but stopped; installed from Debian first when absent and run as root) ->
-// build what is stale -> FerretDB on 27017 with data in .data/mongo (kept across restarts) -> seeds -> services +
-// gateway -> URL and logins. One progress line per step; build and install output goes to .data/logs/ and is shown
-// only when it fails. Ctrl-C stops everything this started (not Redis or RabbitMQ).
+// build what is stale -> FerretDB on 27017 with data in .data/mongo (kept across restarts) -> Mailpit (SMTP 1025,
+// inbox 8025; unless SMTP_URL names another mail server) -> seeds -> services + gateway -> URL, logins and inbox.
+// One progress line per step; build and install output goes to .data/logs/ and is shown only when it fails.
+// Ctrl-C stops everything this started (not Redis or RabbitMQ).
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
-import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret } from './lib/infra.mjs';
+import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
 import { devSecrets } from './lib/secrets.mjs';
 import { SEEDED_LOGINS, defaultPorts, startStack } from './lib/stack.mjs';
 import { DATA_DIR, LOG_DIR, describeError, formatMs, log, step } from './lib/util.mjs';
 
 const MONGO_PORT = 27017;
+const MAILPIT_SMTP_PORT = 1025;
+const MAILPIT_HTTP_PORT = 8025;
 const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
 const rabbitUrl = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL;
 
@@ -39,6 +42,21 @@ try {
       }),
     timings,
   );
+  // The notifications service's mail: to our Mailpit, or to the SMTP server SMTP_URL names.
+  const mailpit = process.env.SMTP_URL
+    ? null
+    : await step(
+        `start Mailpit (SMTP 127.0.0.1:${MAILPIT_SMTP_PORT}, inbox http://localhost:${MAILPIT_HTTP_PORT}; mail kept in .data/mailpit)`,
+        () =>
+          startMailpit({
+            id: 'dev-mailpit',
+            smtpPort: MAILPIT_SMTP_PORT,
+            httpPort: MAILPIT_HTTP_PORT,
+            database: path.join(DATA_DIR, 'mailpit/mailpit.db'),
+            logFile: path.join(LOG_DIR, 'dev-mailpit.log'),
+          }),
+        timings,
+      );
   const ports = defaultPorts();
   const stack = await step(
     'seed, start the services and the gateway',
@@ -51,6 +69,7 @@ try {
         redisUrl,
         rabbitUrl,
         jwtSecret,
+        smtpUrl: mailpit?.smtpUrl ?? process.env.SMTP_URL,
         nodeEnv: 'development',
         logLevel: process.env.LOG_LEVEL || 'info',
         note,
@@ -64,6 +83,9 @@ try {
     `  services: ${stack.running.join(', ') || '(none built yet)'}${stack.missing.length ? `   not built yet: ${stack.missing.join(', ')}` : ''}`,
     '  Logins (created by the seed on the first start):',
     ...SEEDED_LOGINS.map((l) => `    ${l.role.padEnd(9)} ${l.email.padEnd(24)} ${l.password}`),
+    mailpit
+      ? `  Email (every message the shop sends) lands in Mailpit: http://localhost:${MAILPIT_HTTP_PORT}`
+      : `  Email goes to SMTP_URL (${redactUrl(process.env.SMTP_URL)}).`,
     `  Payments go to a fake PayPal (${stack.paypalUrl}): no real money moves.`,
     `  Metrics (Prometheus): ${stack.metricsUrls.gateway} for the gateway; each service's /metrics on its port.`,
     '  Data: .data/mongo   FerretDB log: .data/logs/dev-ferretdb.log   More: docs/operations.md',
@@ -80,6 +102,13 @@ try {
         );
     });
   }
+  mailpit?.exited.then(
+    (info) =>
+      !shuttingDown &&
+      log(
+        `Mailpit stopped unexpectedly (${info.signal || `exit code ${info.code}`}): emails fail (retried, then dead-lettered) until it is back. Restart npm start.`,
+      ),
+  );
   mongo.exited.then(
     (info) =>
       !shuttingDown &&
@@ -91,4 +120,15 @@ try {
   console.error(`\n[shop] npm start failed: ${describeError(err)}\n`);
   await stopAll();
   process.exit(1);
+}
+
+/** A URL without its password, for the terminal. */
+function redactUrl(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(not a URL)';
+  }
 }

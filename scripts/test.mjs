@@ -1,7 +1,8 @@
 // `npm test`: everything, from a fresh clone, ending with the one line CI reads: "N passed, N failed".
 // Redis/RabbitMQ and chromium (each installed from Debian when missing and run as root) -> build -> typecheck
-// (every workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 -> jest over every workspace (the e2e
-// project starts the whole shop on test ports in its globalSetup) -> FerretDB stopped. One progress line per step
+// (every workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 and a Mailpit (SMTP 1026, API 8026) ->
+// jest over every workspace (the e2e project starts the whole shop on test ports in its globalSetup, with its own
+// Mailpit) -> FerretDB and Mailpit stopped. One progress line per step
 // before jest; build and install output goes to .data/logs/ and is shown only when it fails.
 // Arguments after `npm test --` go to jest (e.g. `npm test -- e2e` or `npm test -- -t register`).
 import { spawn } from 'node:child_process';
@@ -9,11 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
 import { ensureChromium } from './lib/chromium.mjs';
-import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret } from './lib/infra.mjs';
+import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
 import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step } from './lib/util.mjs';
 
 const TEST_MONGO_PORT = Number(process.env.TEST_MONGO_PORT || 27018);
+const TEST_SMTP_PORT = Number(process.env.TEST_SMTP_PORT || 1026);
+const TEST_MAILPIT_PORT = Number(process.env.TEST_MAILPIT_PORT || 8026);
 const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
 const rabbitUrl = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL;
 const SUMMARY = /^\d+ passed, \d+ failed/;
@@ -41,6 +44,7 @@ function finish(code, summary) {
 }
 
 let mongo;
+let mailpit;
 try {
   await step('check Redis and RabbitMQ', (note) => ensureInfra({ note, redisUrl, rabbitUrl }), timings);
   await step('check chromium for the browser tests', async (note) => note(await ensureChromium({ note })), timings);
@@ -82,6 +86,17 @@ try {
       }),
     timings,
   );
+  mailpit = await step(
+    `start Mailpit for the tests on 127.0.0.1:${TEST_SMTP_PORT} (SMTP) and :${TEST_MAILPIT_PORT} (API)`,
+    () =>
+      startMailpit({
+        id: 'test-mailpit',
+        smtpPort: TEST_SMTP_PORT,
+        httpPort: TEST_MAILPIT_PORT,
+        logFile: path.join(LOG_DIR, 'test-mailpit.log'),
+      }),
+    timings,
+  );
 } catch (err) {
   console.error(`\n[shop] npm test stopped before the tests ran: ${describeError(err)}\n`);
   await stopAll();
@@ -99,7 +114,14 @@ const result = await new Promise((resolve) => {
   const jest = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TEST_MONGO_URL: mongo.url, REDIS_URL: redisUrl, RABBITMQ_URL: rabbitUrl },
+    env: {
+      ...process.env,
+      TEST_MONGO_URL: mongo.url,
+      TEST_SMTP_URL: mailpit.smtpUrl,
+      TEST_MAILPIT_URL: mailpit.url,
+      REDIS_URL: redisUrl,
+      RABBITMQ_URL: rabbitUrl,
+    },
   });
   jestChild = jest;
   // Forward jest's stdout line by line, holding back its summary line to print it last.

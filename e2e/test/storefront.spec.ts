@@ -140,6 +140,7 @@ describe('storefront journey (browser)', () => {
     await page.getByTestId('product-details').waitFor();
     const jsonLd = await page.locator('script[type="application/ld+json"]').textContent();
     expect(JSON.parse(jsonLd ?? '{}')).toMatchObject({ '@type': 'Product', offers: { priceCurrency: 'GBP' } });
+    expect(JSON.parse(jsonLd ?? '{}')).not.toHaveProperty('aggregateRating'); // the seed's ratings are invented
 
     await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
     await page.getByText('Please select a size and color before adding to cart.').waitFor();

@@ -15,6 +15,8 @@ export interface E2eEnv {
   baseUrl: string;
   /** The fake PayPal the stack's checkout verifies payments with (its /__fake admin endpoints drive it). */
   paypalUrl: string;
+  /** The stack's Mailpit (web inbox and API): every email the shop sends lands there. */
+  mailpitUrl: string;
   /** A second gateway whose upstreams all point at a port where nothing listens. */
   deadGatewayUrl: string;
   running: string[];
@@ -43,6 +45,7 @@ export function e2eEnv(): E2eEnv {
   return {
     baseUrl: process.env.E2E_BASE_URL,
     paypalUrl: process.env.E2E_PAYPAL_URL ?? '',
+    mailpitUrl: process.env.E2E_MAILPIT_URL ?? '',
     deadGatewayUrl: process.env.E2E_DEAD_GATEWAY_URL ?? '',
     running: list(process.env.E2E_RUNNING_SERVICES),
     missing: list(process.env.E2E_MISSING_SERVICES),
@@ -233,4 +236,55 @@ export async function orderCart(
   const order = await api(env.baseUrl, 'POST', `/api/checkout/${checkout.body._id}/finalize`, { token });
   if (order.status !== 201) throw new Error(`finalize answered ${order.status}: ${order.text}`);
   return order.body;
+}
+
+/** An email as the stack's Mailpit holds it (GET /api/v1/message/{ID}). */
+export interface Email {
+  ID: string;
+  MessageID: string;
+  From: { Name: string; Address: string };
+  To: Array<{ Name: string; Address: string }>;
+  Subject: string;
+  Text: string;
+  HTML: string;
+  Created: string;
+}
+
+async function mailpitGet<T>(env: E2eEnv, path: string): Promise<T> {
+  if (!env.mailpitUrl) throw new Error('E2E_MAILPIT_URL is not set: the e2e setup starts Mailpit with the stack');
+  const res = await fetch(`${env.mailpitUrl}${path}`, { signal: AbortSignal.timeout(5000) });
+  if (!res.ok) throw new Error(`Mailpit GET ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Every email to `address` in the stack's Mailpit, newest first (searched by recipient: other tests' mail is not seen). */
+export async function emailsTo(env: E2eEnv, address: string): Promise<Email[]> {
+  const query = encodeURIComponent(`to:"${address}"`);
+  const found = await mailpitGet<{ messages: Array<{ ID: string }> }>(env, `/api/v1/search?query=${query}&limit=50`);
+  return Promise.all(found.messages.map((m) => mailpitGet<Email>(env, `/api/v1/message/${encodeURIComponent(m.ID)}`)));
+}
+
+/**
+ * Waits until an email to `address` (and, when given, whose subject matches `subject`) is in the stack's Mailpit,
+ * and returns it with its plain text and HTML. Fails after `timeoutMs` naming what it saw meanwhile.
+ */
+export async function waitForEmail(
+  env: E2eEnv,
+  address: string,
+  { subject, timeoutMs = 20_000 }: { subject?: RegExp | string; timeoutMs?: number } = {},
+): Promise<Email> {
+  const matches = (e: Email) =>
+    subject === undefined || (typeof subject === 'string' ? e.Subject.includes(subject) : subject.test(e.Subject));
+  const deadline = Date.now() + timeoutMs;
+  let seen: Email[] = [];
+  for (;;) {
+    seen = await emailsTo(env, address);
+    const found = seen.find(matches);
+    if (found) return found;
+    if (Date.now() > deadline)
+      throw new Error(
+        `no email to ${address}${subject ? ` with subject ${String(subject)}` : ''} within ${timeoutMs} ms (there: ${JSON.stringify(seen.map((e) => e.Subject))})`,
+      );
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

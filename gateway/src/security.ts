@@ -55,6 +55,8 @@ function helmetFor(config: GatewayConfig): RequestHandler {
         scriptSrc: ["'self'", ...PAYPAL],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
+        // product images are the shop's own: catalog refuses image URLs from elsewhere rather than this opening up
+        // (services/catalog/src/config/asset-urls.ts, isShopImage)
         imgSrc: ["'self'", 'data:', 'blob:', ...PAYPAL, ...(production ? [] : LOCAL_DEV)],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...PAYPAL, ...(production ? [] : LOCAL_DEV)],

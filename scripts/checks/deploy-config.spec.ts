@@ -12,6 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig as loadGatewayConfig } from '../../gateway/src/config';
+import { WORKER_SERVICES } from '../../packages/contracts/src/services';
 import { loadConfig, ServiceConfig } from '../../packages/nest-common/src/config/service-config';
 
 const root = join(__dirname, '..', '..');
@@ -27,6 +28,12 @@ const workspaces: string[] = (JSON.parse(read('package.json')).workspaces as str
 const services = readdirSync(join(root, 'services')).filter((s) =>
   existsSync(join(root, 'services', s, 'package.json')),
 );
+/** The services that serve no /api route (packages/contracts WORKER_SERVICES): the gateway neither calls nor waits for them. */
+const workers: readonly string[] = WORKER_SERVICES;
+/** The services behind the gateway. */
+const proxied = services.filter((s) => !workers.includes(s));
+/** Where each service may send besides DNS, MongoDB, Redis and RabbitMQ: PayPal over HTTPS, a mail server over SMTP. */
+const EXTRA_EGRESS: Record<string, string[]> = { checkout: ['TCP/443'], notifications: ['TCP/587', 'TCP/465'] };
 
 /** PayPal's REST bases: what a deployment may point checkout at (never the fake, never plain HTTP). */
 const PAYPAL_SANDBOX = 'https://api-m.sandbox.paypal.com';
@@ -86,7 +93,7 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(services)(
-    'runs %s like the others: its image, port and database, ready on /ready, after the infrastructure, before the gateway',
+    'runs %s like the others: its image, port and database, ready on /ready, after the infrastructure (before the gateway when behind it)',
     (s) => {
       const svc = compose.services[s];
       const env = composeEnv(svc);
@@ -105,10 +112,23 @@ describe('docker-compose.yml', () => {
       expect(svc.healthcheck?.test?.join(' ')).toContain(`http://127.0.0.1:${env.PORT}/ready`);
       for (const infra of ['mongo', 'redis', 'rabbitmq'])
         expect(svc.depends_on?.[infra]?.condition).toBe('service_healthy');
-      expect(compose.services.gateway.depends_on?.[s]?.condition).toBe('service_healthy');
-      expect(composeEnv(compose.services.gateway)[`${s.toUpperCase()}_URL`]).toBe(`http://${s}:${env.PORT}`);
+      if (workers.includes(s)) {
+        expect(compose.services.gateway.depends_on?.[s]).toBeUndefined();
+        expect(composeEnv(compose.services.gateway)[`${s.toUpperCase()}_URL`]).toBeUndefined();
+      } else {
+        expect(compose.services.gateway.depends_on?.[s]?.condition).toBe('service_healthy');
+        expect(composeEnv(compose.services.gateway)[`${s.toUpperCase()}_URL`]).toBe(`http://${s}:${env.PORT}`);
+      }
     },
   );
+
+  it('sends email to its own Mailpit unless SMTP_URL names another server, whose inbox only this host sees', () => {
+    const env = composeEnv(compose.services.notifications);
+    expect(env.SMTP_URL).toBe('${SMTP_URL:-smtp://mailpit:1025}');
+    expect(compose.services.mailpit.image).toMatch(/^axllent\/mailpit:v1\.33/);
+    expect(compose.services.mailpit.healthcheck).toBeDefined();
+    expect((compose.services.mailpit as { ports?: string[] }).ports).toEqual(['127.0.0.1:8025:8025']);
+  });
 
   it('runs seed programs that exist in the source', () => {
     for (const svc of Object.values(compose.services)) {
@@ -119,9 +139,9 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('points the gateway at every service by its compose name', () => {
+  it('points the gateway at every service behind it by its compose name', () => {
     const env = composeEnv(compose.services.gateway);
-    for (const s of services) expect(env[`${s.toUpperCase()}_URL`]).toMatch(new RegExp(`^http://${s}:\\d+$`));
+    for (const s of proxied) expect(env[`${s.toUpperCase()}_URL`]).toMatch(new RegExp(`^http://${s}:\\d+$`));
   });
 
   it('runs checkout against PayPal itself: credentials required from the environment, sandbox unless told', () => {
@@ -396,16 +416,16 @@ describe('k8s (kustomize)', () => {
       expect(ports.some((p: unknown) => p === 'http' || p === httpPort)).toBe(true);
     });
 
-    it(`sends only to DNS, MongoDB, Redis and RabbitMQ${s === 'checkout' ? ', and PayPal over HTTPS' : ''}`, () => {
+    const extra = EXTRA_EGRESS[s] ?? [];
+    it(`sends only to DNS, MongoDB, Redis and RabbitMQ${extra.length ? `, and ${extra.join(', ')}` : ''}`, () => {
       const egress = policies.filter((p) => p.spec.policyTypes?.includes('Egress') && selects(p, labels));
       expect(egress.length).toBeGreaterThan(0);
       const rules = egress.flatMap((p) => p.spec.egress ?? []);
       for (const rule of rules) expect(rule.ports?.length).toBeGreaterThan(0); // a rule without ports opens them all
       const ports = new Set(rules.flatMap((r: any) => r.ports.map((p: any) => `${p.protocol ?? 'TCP'}/${p.port}`)));
-      const allowed = ['UDP/53', 'TCP/53', 'TCP/27017', 'TCP/6379', 'TCP/5672', 'TCP/5671'];
-      if (s === 'checkout') allowed.push('TCP/443');
+      const allowed = ['UDP/53', 'TCP/53', 'TCP/27017', 'TCP/6379', 'TCP/5672', 'TCP/5671', ...extra];
       for (const port of ports) expect(allowed).toContain(port);
-      for (const needed of ['UDP/53', 'TCP/27017', 'TCP/6379', 'TCP/5672']) expect(ports).toContain(needed);
+      for (const needed of ['UDP/53', 'TCP/27017', 'TCP/6379', 'TCP/5672', ...extra]) expect(ports).toContain(needed);
       expect(ports.has('TCP/443')).toBe(s === 'checkout');
     });
   });

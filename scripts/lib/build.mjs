@@ -1,10 +1,10 @@
-// Builds what is stale: the embedded FerretDB (Go), the TypeScript workspaces (tsc -b, incremental), the OpenAPI
+// Builds what is stale: the embedded FerretDB and Mailpit (Go), the TypeScript workspaces (tsc -b, incremental), the OpenAPI
 // documents and the web app (only when its sources changed since web/dist was written). One progress line per
 // build; each build's output goes to .data/logs/build-<name>.log, its tail to the terminal only when it fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MERGED_DOCUMENT, openApiInputs } from '../openapi.mjs';
-import { buildFerret } from './infra.mjs';
+import { buildFerret, buildMailpit } from './infra.mjs';
 import { ROOT, freshLog, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -97,11 +97,16 @@ export async function buildOpenApi({ force = false } = {}) {
   return true;
 }
 
-/** FerretDB, TypeScript, OpenAPI, web, each only when stale; timings appended to `timings`. */
+/** FerretDB, Mailpit, TypeScript, OpenAPI, web, each only when stale; timings appended to `timings`. */
 export async function buildAll(timings, { force = false } = {}) {
   await step(
     'build FerretDB',
     async (note) => note((await buildFerret({ force, note })) ? 'built' : 'up to date'),
+    timings,
+  );
+  await step(
+    'build Mailpit',
+    async (note) => note((await buildMailpit({ force, note })) ? 'built' : 'up to date'),
     timings,
   );
   await step('build TypeScript (tsc -b)', buildTypeScript, timings);

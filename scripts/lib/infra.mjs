@@ -1,6 +1,7 @@
 // The servers the shop needs around it: Redis and RabbitMQ (the machine's: started when installed but stopped,
-// installed from Debian first when absent and this runs as root — scripts/lib/infra-plan.cjs decides) and our
-// embedded FerretDB (built from tools/ferretdb, started per run).
+// installed from Debian first when absent and this runs as root — scripts/lib/infra-plan.cjs decides), our
+// embedded FerretDB (built from tools/ferretdb, started per run) and Mailpit, the development mail server (built
+// with `go install` at a pinned version, started per run).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -313,4 +314,108 @@ export function flushRedisDb(url, db) {
     });
     socket.on('error', (err) => reject(new StepError(`Redis at ${host}:${port}: ${err.message}`)));
   });
+}
+
+export const MAILPIT_MODULE = 'github.com/axllent/mailpit';
+/** The Mailpit release `npm start` and the tests run (docker compose runs its image, axllent/mailpit:v1.33). */
+export const MAILPIT_VERSION = 'v1.33.1';
+export const MAILPIT_BIN = path.join(ROOT, '.tools/bin/mailpit');
+/** Beside the binary: the version it was built from (a `go install` binary does not say, `mailpit version` reads "dev"). */
+const MAILPIT_STAMP = `${MAILPIT_BIN}.version`;
+
+/** True when .tools/bin/mailpit is missing or was built from another version than MAILPIT_VERSION. */
+export function mailpitNeedsBuild() {
+  if (!mtimeMs(MAILPIT_BIN)) return true;
+  try {
+    return fs.readFileSync(MAILPIT_STAMP, 'utf8').trim() !== `${MAILPIT_MODULE}@${MAILPIT_VERSION}`;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Builds Mailpit when stale: `go install github.com/axllent/mailpit@<version>` through the Go module proxy (about 2
+ * minutes from a cold Go module cache), output in .data/logs/build-mailpit.log. Returns false when nothing had to
+ * be done.
+ */
+export async function buildMailpit({ force = false, note = log } = {}) {
+  if (!force && !mailpitNeedsBuild()) return false;
+  const go = which('go', ['/usr/local/go/bin']);
+  if (!go) {
+    throw new StepError(
+      'Mailpit (the development mail server) must be built, but the Go toolchain (`go`) is not installed or not on PATH (looked in PATH and /usr/local/go/bin).',
+    );
+  }
+  const logFile = freshLog('build-mailpit.log');
+  note(
+    `building ${path.relative(ROOT, MAILPIT_BIN)} (${MAILPIT_MODULE}@${MAILPIT_VERSION}; about 2 minutes from a cold Go module cache; output in ${path.relative(ROOT, logFile)}) ...`,
+  );
+  // Into a directory of its own, then renamed: an interrupted build must not leave a "fresh" broken binary behind.
+  const gobin = path.join(ROOT, `.tools/mailpit-build-${process.pid}`);
+  fs.rmSync(gobin, { recursive: true, force: true });
+  try {
+    await run(go, ['install', `${MAILPIT_MODULE}@${MAILPIT_VERSION}`], {
+      cwd: ROOT,
+      env: { ...process.env, GOBIN: gobin, GOFLAGS: [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ') },
+      logFile,
+      what: `go install ${MAILPIT_MODULE}@${MAILPIT_VERSION}`,
+    });
+    fs.mkdirSync(path.dirname(MAILPIT_BIN), { recursive: true });
+    fs.renameSync(path.join(gobin, 'mailpit'), MAILPIT_BIN);
+    fs.writeFileSync(MAILPIT_STAMP, `${MAILPIT_MODULE}@${MAILPIT_VERSION}\n`);
+  } finally {
+    fs.rmSync(gobin, { recursive: true, force: true });
+  }
+  return true;
+}
+
+/**
+ * Starts Mailpit on 127.0.0.1: SMTP on `smtpPort`, the web inbox and its API on `httpPort`. Messages are kept in
+ * `database` (a SQLite file; a temporary one Mailpit deletes on exit when not given). Resolves to the process
+ * handle with `smtpUrl` and `url` (the inbox and API) once both ports answer.
+ */
+export async function startMailpit({ id, smtpPort, httpPort, database, logFile, label = 'mailpit' }) {
+  if (!fs.existsSync(MAILPIT_BIN))
+    throw new StepError(`${MAILPIT_BIN} is missing: build it first (npm run build, or npm start / npm test do it).`);
+  await stopLeftover(id, MAILPIT_BIN);
+  for (const [what, port] of [
+    ['SMTP', smtpPort],
+    ['web inbox', httpPort],
+  ]) {
+    if (await isPortOpen(port))
+      throw new StepError(
+        `port ${port} is already in use, so Mailpit cannot take its ${what} there (another \`npm start\`/\`npm test\`, or a Mailpit?). Stop that program and retry.`,
+      );
+  }
+  const args = [
+    '--smtp',
+    `127.0.0.1:${smtpPort}`,
+    '--listen',
+    `127.0.0.1:${httpPort}`,
+    // Any login is accepted and none is needed; no call home, no reverse DNS of each client.
+    '--smtp-auth-accept-any',
+    '--smtp-auth-allow-insecure',
+    '--disable-version-check',
+    '--smtp-disable-rdns',
+    '--quiet',
+  ];
+  if (database) {
+    fs.mkdirSync(path.dirname(database), { recursive: true });
+    args.push('--database', database);
+  }
+  const handle = startProcess({ id, label, command: MAILPIT_BIN, args, cwd: ROOT, logFile, marker: MAILPIT_BIN });
+  let exited = false;
+  handle.exited.then(() => (exited = true));
+  await waitFor(async () => exited || ((await isPortOpen(smtpPort)) && (await isPortOpen(httpPort))), {
+    timeoutMs: 30000,
+    what: `Mailpit on 127.0.0.1:${smtpPort} (SMTP) and :${httpPort} (inbox)`,
+  }).catch(async (err) => {
+    await handle.stop(2000);
+    throw err;
+  });
+  if (exited)
+    throw new StepError(`Mailpit did not start on 127.0.0.1:${smtpPort}`, { detail: await exitReport(handle) });
+  handle.smtpUrl = `smtp://127.0.0.1:${smtpPort}`;
+  handle.url = `http://127.0.0.1:${httpPort}`;
+  return handle;
 }

@@ -22,7 +22,15 @@ const FAKE_PAYPAL_MAIN = path.join(ROOT, 'packages/fake-paypal/dist/main.js');
 export const GATEWAY_METRICS_PORT_OFFSET = 1000;
 
 /** Kept in step with DEFAULT_PORTS in packages/contracts/src/services.ts, which wins when built. */
-const FALLBACK_PORTS = { gateway: 8080, catalog: 3001, cart: 3002, identity: 3003, checkout: 3004, orders: 3005 };
+const FALLBACK_PORTS = {
+  gateway: 8080,
+  catalog: 3001,
+  cart: 3002,
+  identity: 3003,
+  checkout: 3004,
+  orders: 3005,
+  notifications: 3006,
+};
 
 /** The default ports (gateway and each service), read from the built contracts package when present. */
 export function defaultPorts() {
@@ -112,6 +120,8 @@ async function runToCompletion(handle, what) {
  * - seed: run each service's seed program first (default true)
  * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
  * - paypalPort: where the fake PayPal listens (default FAKE_PAYPAL_PORT); checkout is pointed at it
+ * - smtpUrl: where notifications sends its email (the run's Mailpit); publicUrl: the shop's address in the emails'
+ *   links (default http://localhost:<gateway port>)
  * - metricsPort: the gateway's METRICS_PORT (default the gateway's port + 1000: 9080 for npm start)
  * - note: receives the progress (seeds, ready), default a log line each (npm start passes its step's note)
  *
@@ -136,6 +146,8 @@ export async function startStack(options) {
     readyTimeoutMs = 90000,
     webDist = path.join(ROOT, 'web/dist'),
     paypalPort = FAKE_PAYPAL_PORT,
+    smtpUrl,
+    publicUrl = `http://localhost:${ports.gateway}`,
     note = log,
   } = options;
   const metricsPort = options.metricsPort ?? ports.gateway + GATEWAY_METRICS_PORT_OFFSET;
@@ -168,6 +180,7 @@ export async function startStack(options) {
     ...process.env,
     NODE_OPTIONS: nodeOptions(),
     ...(s.name === 'checkout' ? paypalEnv : {}),
+    ...(s.name === 'notifications' ? { PUBLIC_URL: publicUrl, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) } : {}),
     // Image URLs carry the gateway's address in development (catalog README): this stack's, whatever its port.
     ...(s.name === 'catalog' && nodeEnv === 'development' && !process.env.ASSET_URL_PREFIX
       ? { ASSET_URL_PREFIX: `http://localhost:${ports.gateway}` }

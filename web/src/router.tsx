@@ -12,6 +12,8 @@ const CollectionPage = lazyPage(() => import('@/pages/CollectionPage'));
 const ProductPage = lazyPage(() => import('@/pages/ProductPage'));
 const LoginPage = lazyPage(() => import('@/pages/LoginPage'));
 const RegisterPage = lazyPage(() => import('@/pages/RegisterPage'));
+const ForgotPasswordPage = lazyPage(() => import('@/pages/ForgotPasswordPage'));
+const ResetPasswordPage = lazyPage(() => import('@/pages/ResetPasswordPage'));
 const ProfilePage = lazyPage(() => import('@/pages/ProfilePage'));
 const CheckoutPage = lazyPage(() => import('@/pages/CheckoutPage'));
 const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPage'));
@@ -28,6 +30,8 @@ export function AppRoutes() {
         <Route index element={<HomePage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="register" element={<RegisterPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route
           path="profile"
           element={

@@ -33,3 +33,20 @@ export function revocationKey(userId: string): string {
 export const NAME_MAX_LENGTH = 100;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
+
+/** POST /api/users/forgot-password: answered 202 `{message}` whatever the email (no account enumeration). */
+export interface ForgotPasswordRequest {
+  email: string;
+}
+
+/** POST /api/users/reset-password: answered as login (`AuthResponse`), signed in. */
+export interface ResetPasswordRequest {
+  token: string;
+  password: string;
+}
+
+/** The password reset's answers, shared by identity and the SPA. */
+export const PASSWORD_RESET_MESSAGES = {
+  requested: 'If an account exists for that email, we have sent a link to reset its password.',
+  invalidToken: 'This password reset link is invalid or has expired. Please request a new one.',
+} as const;

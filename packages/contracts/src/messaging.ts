@@ -1,10 +1,10 @@
-import type { ServiceName } from './services';
+import type { ShopServiceName } from './services';
 
 /**
  * Request/response over RabbitMQ: one durable queue per answering service.
  * Client and server must assert the queue with the same options, so both read them here.
  */
-export function rpcQueue(service: ServiceName): string {
+export function rpcQueue(service: ShopServiceName): string {
   return `${service}_queue`;
 }
 

@@ -11,6 +11,7 @@ import {
   quietLogger,
   startCatalog,
 } from './catalog.fixtures';
+import { FOREIGN_IMAGE } from '../src/products/dto/product-fields';
 
 describe('catalog: admin product management', () => {
   let svc: TestService;
@@ -134,11 +135,10 @@ describe('catalog: admin product management', () => {
       expect.stringMatching(/^Colors must be from: Red, Blue, Black/) as unknown as string,
     ],
     ['an unknown gender', { gender: 'Kids' }, 'Gender must be one of: Men, Women, Unisex'],
-    [
-      'an image that is not a URL',
-      { images: [{ url: 'javascript:alert(1)' }] },
-      'Image url must be a path like /uploads/photo.webp or an http(s) URL',
-    ],
+    ['an image that is not a URL', { images: [{ url: 'javascript:alert(1)' }] }, FOREIGN_IMAGE],
+    // the shop's Content-Security-Policy (img-src) loads images from the shop only: one from elsewhere shows broken
+    ['an image hosted elsewhere', { images: [{ url: 'https://images.example.net/jersey.jpg' }] }, FOREIGN_IMAGE],
+    ['an image on a protocol-relative URL', { images: ['//images.example.net/jersey.jpg'] }, FOREIGN_IMAGE],
     [
       'a SKU with odd characters',
       { sku: 'A$B' },
@@ -219,6 +219,11 @@ describe('catalog: admin product management', () => {
       'an unknown category',
       { category: 'Shoes' },
       'Category must be one of: Top Wear, Bottom Wear, Accessories, Equipment',
+    ],
+    [
+      'an image hosted elsewhere beside one of the shop’s',
+      { images: [{ url: '/uploads/seed/ravens.svg' }, { url: 'http://cdn.example.net/ravens.webp' }] },
+      FOREIGN_IMAGE,
     ],
   ])('refuses an update with %s and keeps the product as it was', async (_what, body, message) => {
     const product = (await create(newProductBody({ sku: undefined }))).body;

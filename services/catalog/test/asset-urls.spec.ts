@@ -2,6 +2,7 @@ import { PATTERNS, type PriceLinesResponse } from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { request, type TestService } from '@shop/nest-common/testing';
 import { adminToken, insertProducts, productModel, startCatalog } from './catalog.fixtures';
+import { FOREIGN_IMAGE } from '../src/products/dto/product-fields';
 
 /** With ASSET_URL_PREFIX set, every answer's image URLs load from another origin; the database keeps paths. */
 describe('catalog: image URLs from the configured public origin', () => {
@@ -43,5 +44,17 @@ describe('catalog: image URLs from the configured public origin', () => {
     });
     expect(res.body.images).toEqual(images);
     expect((await productModel(svc).findById(id).lean())!.images[0].url).toBe('/uploads/seed/img-1-2.svg');
+  });
+
+  it('refuses, with a 400, an image on another origin, and keeps the product as it was', async () => {
+    const before = (await request(`${svc.url}/api/products/${id}`)).body;
+    const res = await request(`${svc.url}/api/admin/products/${id}`, {
+      method: 'PUT',
+      token: adminToken(svc),
+      body: { images: [{ url: 'https://images.example.net/cap.jpg', altText: 'Cap' }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(FOREIGN_IMAGE);
+    expect((await request(`${svc.url}/api/products/${id}`)).body).toEqual(before);
   });
 });

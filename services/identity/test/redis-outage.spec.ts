@@ -1,5 +1,6 @@
-import { AUTH_MESSAGES } from '@shop/contracts';
-import { request, type TestService } from '@shop/nest-common/testing';
+import { AUTH_MESSAGES, EVENTS, type PasswordResetRequestedEvent } from '@shop/contracts';
+import { request, waitFor, type TestService } from '@shop/nest-common/testing';
+import { listenTo } from './events.fixtures';
 import { PASSWORD, startIdentity, uniqueEmail } from './identity.fixtures';
 
 /** Redis holds the login throttle and the revocation records; here it is unreachable from the start. */
@@ -34,6 +35,24 @@ describe('identity while Redis is down', () => {
       statusCode: 401,
       message: AUTH_MESSAGES.noToken,
     });
+  });
+
+  it('still sends a reset link, but sets no password it cannot revoke the old sessions for: 503, the link kept', async () => {
+    const events = await listenTo(svc, [EVENTS.identity.passwordResetRequested]);
+    try {
+      const email = uniqueEmail('outage');
+      await request(`${svc.url}/api/users/register`, { body: { name: 'Outage', email, password: PASSWORD } });
+      expect((await request(`${svc.url}/api/users/forgot-password`, { body: { email } })).status).toBe(202);
+      await waitFor('the reset event', () => events.received.length > 0);
+      const { token } = events.received[0].data as PasswordResetRequestedEvent;
+      const reset = (password: string) => request(`${svc.url}/api/users/reset-password`, { body: { token, password } });
+      const refused = await reset('Brand-new-pass9');
+      expect(refused.status).toBe(503);
+      expect(typeof refused.body.message).toBe('string');
+      expect((await request(`${svc.url}/api/users/login`, { body: { email, password: PASSWORD } })).status).toBe(200);
+    } finally {
+      await events.close();
+    }
   });
 
   it('reports itself not ready, naming Redis', async () => {

@@ -10,6 +10,8 @@ interface DrawerProps {
   footer?: ReactNode;
   /** Hides the title visually (still read out as the dialog's name). */
   hideTitle?: boolean;
+  /** The panel's id, for the opener's aria-controls. */
+  id?: string;
   testId?: string;
 }
 
@@ -20,7 +22,7 @@ const FOCUSABLE =
  * A modal side panel (cart, mobile menu, filters on small screens): Escape and the backdrop close it, focus moves
  * in when it opens, Tab stays inside, and focus returns to what opened it when it closes.
  */
-export function Drawer({ open, onClose, title, side = 'right', children, footer, hideTitle, testId }: DrawerProps) {
+export function Drawer({ open, onClose, title, side = 'right', children, footer, hideTitle, id, testId }: DrawerProps) {
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const close = useRef(onClose);
@@ -68,6 +70,7 @@ export function Drawer({ open, onClose, title, side = 'right', children, footer,
       <div className="absolute inset-0 bg-black/40" aria-hidden="true" onClick={onClose} />
       <div
         ref={panel}
+        id={id}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

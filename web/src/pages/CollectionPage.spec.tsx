@@ -60,3 +60,23 @@ describe('collection page: filters and sort live in the query string', () => {
     expect(await screen.findByText('Error: Invalid filter')).toBeInTheDocument();
   });
 });
+
+describe('collection page: the Filters button (small screens)', () => {
+  it('says whether the filters panel it controls is open', async () => {
+    fakeApi({ 'GET /api/products': { body: [] } });
+    renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
+    await screen.findByText('No Products found.');
+    const button = screen.getByRole('button', { name: 'Filters' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    const panelId = button.getAttribute('aria-controls');
+    expect(panelId).toBeTruthy();
+
+    const user = userEvent.setup();
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('dialog', { name: 'Filters' })).toHaveAttribute('id', panelId);
+
+    await user.click(screen.getByRole('button', { name: 'Close filters' }));
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+});

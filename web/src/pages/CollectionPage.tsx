@@ -16,6 +16,8 @@ import { ProductGrid } from '@/features/catalog/ProductGrid';
 import { SortOptions } from '@/features/catalog/SortOptions';
 import { usePageMeta } from '@/lib/usePageMeta';
 
+const FILTERS_ID = 'filters-panel';
+
 function titleOf(collection: string | undefined, filters: Filters): string {
   if (filters.search) return `Search results for “${filters.search}”`;
   const what = [filters.gender && `${filters.gender}'s`, filters.category || (filters.gender ? 'Collection' : '')]
@@ -63,7 +65,7 @@ export default function CollectionPage() {
       <aside className="hidden w-64 shrink-0 border-r border-gray-200 lg:block" aria-label="Filters">
         <FilterSidebar filters={filters} onChange={change} />
       </aside>
-      <Drawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle>
+      <Drawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle id={FILTERS_ID}>
         <FilterSidebar filters={filters} onChange={change} />
       </Drawer>
       <div className="flex-1 px-4 py-6 lg:px-8">
@@ -74,6 +76,8 @@ export default function CollectionPage() {
             onClick={() => setDrawerOpen(true)}
             className="flex items-center gap-2 rounded-md border border-gray-300 px-3 py-2 text-sm lg:hidden"
             aria-haspopup="dialog"
+            aria-expanded={drawerOpen}
+            aria-controls={FILTERS_ID}
           >
             <IconFilter className="h-4 w-4" />
             Filters{active > 0 && ` (${active})`}

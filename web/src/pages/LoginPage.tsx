@@ -81,6 +81,11 @@ export default function LoginPage() {
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
+      <p className="-mt-2 mb-4 text-right text-sm">
+        <Link to="/forgot-password" className="text-blue-700 underline">
+          Forgot password?
+        </Link>
+      </p>
       <button
         type="submit"
         disabled={loading || signingIn}

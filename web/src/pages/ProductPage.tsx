@@ -22,15 +22,9 @@ export function productJsonLd(product: ProductJson, origin: string): string {
     brand: { '@type': 'Brand', name: product.brand },
     material: product.material,
     color: product.colors.join(', '),
-    ...(product.numReviews > 0
-      ? {
-          aggregateRating: {
-            '@type': 'AggregateRating',
-            ratingValue: product.rating,
-            reviewCount: product.numReviews,
-          },
-        }
-      : {}),
+    // No aggregateRating: the catalog's rating and numReviews are the seed's inventions, not reviews shoppers wrote,
+    // and search engines penalise (and shoppers are misled by) review markup that is not true (issue 27). It comes
+    // back when ratings come from real reviews.
     offers: {
       '@type': 'Offer',
       url: `${origin}/product/${product._id}`,

@@ -1,7 +1,7 @@
 import { Global, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { ServiceName } from '@shop/contracts';
+import type { ShopServiceName } from '@shop/contracts';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +49,7 @@ class ServiceRootModule {
  * before the module graph is ready (PITFALLS §1.10).
  */
 export async function startServiceApp(
-  service: ServiceName,
+  service: ShopServiceName,
   rootModule: unknown,
   options: ServiceAppOptions = {},
 ): Promise<INestApplication> {

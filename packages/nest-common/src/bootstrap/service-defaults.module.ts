@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import type { ServiceName } from '@shop/contracts';
+import type { ShopServiceName } from '@shop/contracts';
 import { JwtAuthGuard } from '../auth/auth.guard';
 import { jwtSecretKey } from '../auth/jwt-secret';
 import { TokenRevocations } from '../auth/token-revocations';
@@ -26,7 +26,7 @@ import mongoose, { type Connection } from 'mongoose';
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
 export interface ServiceDefaultsOptions<C extends ServiceConfig> {
-  service: ServiceName;
+  service: ShopServiceName;
   config: Type<C>;
   /** How the service's Redis client (REDIS) talks to Redis. */
   redis?: RedisClientOptions;

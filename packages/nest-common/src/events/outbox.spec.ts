@@ -74,7 +74,10 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     return conn.model<Thing>(`Thing${collections}`, ThingSchema, `things_${collections}`);
   }
 
-  function relayFor(model: Model<Thing>, extra: { bus?: EventBus; intervalMs?: number; batchSize?: number } = {}) {
+  function relayFor(
+    model: Model<Thing>,
+    extra: { bus?: EventBus; intervalMs?: number; batchSize?: number; payload?: (entry: OutboxEntry) => unknown } = {},
+  ) {
     const logger = collectingLogger();
     const relay = new OutboxRelay({ model, bus, lock, logger, ...extra });
     relays.push(relay);
@@ -192,6 +195,20 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
       [first.eventId, true],
       [second.eventId, true],
     ]);
+  });
+
+  it('publishes what `payload` makes of an entry (a secret kept sealed in the document), the entry left as stored', async () => {
+    const Things = things();
+    const entry = outboxEntry('test.thing.sealed', { sealed: 'c2VjcmV0' });
+    const doc = await Things.create({ name: 'safe', outbox: [entry], outboxPending: true });
+    const open = (e: OutboxEntry) => ({
+      secret: Buffer.from((e.data as { sealed: string }).sealed, 'base64').toString(),
+    });
+    const { relay } = relayFor(Things, { payload: open });
+    expect(await relay.relay(String(doc._id))).toBe(1);
+    await waitFor('the opened event', () => copies(entry.eventId) === 1);
+    expect(received.find((e) => e.eventId === entry.eventId)?.data).toEqual({ secret: 'secret' });
+    expect((await stored(Things, doc._id)).outbox[0].data).toEqual({ sealed: 'c2VjcmV0' });
   });
 
   it('relay of an unknown document, or of one with nothing pending, publishes nothing', async () => {

@@ -57,6 +57,11 @@ export interface OutboxRelayOptions {
   intervalMs?: number;
   /** Documents relayed per sweep; default 100. */
   batchSize?: number;
+  /**
+   * What an entry publishes: its `data` unless given. For an event that carries a secret the document must not
+   * hold in the clear (it keeps it sealed, and this opens it on the way to the broker).
+   */
+  payload?: (entry: OutboxEntry) => unknown;
 }
 
 /**
@@ -112,7 +117,7 @@ export class OutboxRelay {
     const metrics = this.options.bus.metrics;
     try {
       for (const entry of pending) {
-        await this.options.bus.publish(entry.type, entry.data, {
+        await this.options.bus.publish(entry.type, this.options.payload ? this.options.payload(entry) : entry.data, {
           eventId: entry.eventId,
           occurredAt: entry.occurredAt,
         });

@@ -1,7 +1,7 @@
-import { EVENTS_EXCHANGE, rpcQueue, type ServiceName } from '@shop/contracts';
+import { EVENTS_EXCHANGE, rpcQueue, type ShopServiceName } from '@shop/contracts';
 
 /** Queue and exchange names with the deployment's namespace (empty in production, unique per test suite). */
-export function namespacedQueue(namespace: string, service: ServiceName): string {
+export function namespacedQueue(namespace: string, service: ShopServiceName): string {
   return `${namespace}${rpcQueue(service)}`;
 }
 

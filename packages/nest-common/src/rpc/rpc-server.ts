@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, Optional } from '@nestjs/common';
 import { RmqContext, RmqOptions, Transport } from '@nestjs/microservices';
-import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ServiceName } from '@shop/contracts';
+import { REQUEST_ID_HEADER, RPC_QUEUE_OPTIONS, type ShopServiceName } from '@shop/contracts';
 import { Observable, finalize, tap } from 'rxjs';
 import { normaliseRequestId, runWithRequestContext } from '../logging/request-context';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
@@ -9,7 +9,7 @@ import { acknowledgeRpc } from './rpc-ack';
 import { namespacedQueue } from './rpc-names';
 
 /** Server side of a service's request queue: durable, manual acks, bounded prefetch. */
-export function rpcServerOptions(service: ServiceName, url: string, namespace = ''): RmqOptions {
+export function rpcServerOptions(service: ShopServiceName, url: string, namespace = ''): RmqOptions {
   return {
     transport: Transport.RMQ,
     options: {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { getConnectionToken } from '@nestjs/mongoose';
-import type { Role, ServiceName, TokenClaims } from '@shop/contracts';
+import type { Role, ShopServiceName, TokenClaims } from '@shop/contracts';
 import amqp from 'amqplib';
 import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +47,7 @@ export function uniqueSuffix(): string {
  * unique namespace. Three lines per suite: start, use `url`, close.
  */
 export async function startTestService(
-  service: ServiceName,
+  service: ShopServiceName,
   rootModule: unknown,
   options: TestServiceOptions = {},
 ): Promise<TestService> {

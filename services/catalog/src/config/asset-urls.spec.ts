@@ -30,6 +30,23 @@ describe('image URLs a client on another origin can load', () => {
     );
   });
 
+  it('takes as the shop’s own images its paths, and URLs under what its uploads answer (a CDN), nothing else', () => {
+    const assets = assetUrlsOf({
+      NODE_ENV: 'production',
+      ASSET_URL_PREFIX: 'https://shop.example.com',
+      UPLOADS_PUBLIC_URL: 'https://cdn.example.com/uploads',
+    });
+    const own = (url: string) => assets.isShopImage(assets.toStored(url));
+    expect(own('/uploads/a.webp')).toBe(true);
+    expect(own('/uploads/seed/gb-jersey-1.svg')).toBe(true);
+    expect(own('https://shop.example.com/uploads/a.webp')).toBe(true);
+    expect(own('https://cdn.example.com/uploads/a.webp')).toBe(true);
+    expect(own('https://cdn.example.com/other/a.webp')).toBe(false);
+    expect(own('https://images.example.net/a.webp')).toBe(false);
+    expect(own('//images.example.net/a.webp')).toBe(false);
+    expect(own('https://shop.example.com.evil.net/a.webp')).toBe(false);
+  });
+
   it('refuses a prefix that is neither `relative` nor an http(s) URL without a trailing slash', () => {
     for (const value of ['shop.example.com', 'https://shop.example.com/', 'ftp://x']) {
       expect(() => loadConfig(CatalogConfig, { ...BASE, ASSET_URL_PREFIX: value })).toThrow(/ASSET_URL_PREFIX/);

@@ -29,6 +29,7 @@ import { linesOf, Reservation, type LeanReservation } from '../stock/reservation
 import { planVariants } from '../variants/variant-plan';
 import { VariantSkus } from '../variants/variant-skus';
 import { keyString, skuKey, stockOf, variantLabel, variantsOf, type StoredVariant } from '../variants/variants';
+import { FOREIGN_IMAGE } from './dto/product-fields';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
 import { ProductLocks } from './product-locks';
@@ -45,7 +46,8 @@ type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice' | 'variant
 
 /**
  * The writable fields of a DTO but stock, in storage form (pence, relative image URLs), leaving out what was not
- * sent. Stock (`variants`, a bare `countInStock`) goes through planVariants.
+ * sent; 400 for an image that is not the shop's own (AssetUrls.isShopImage). Stock (`variants`, a bare
+ * `countInStock`) goes through planVariants.
  */
 function toStored(dto: CreateProductDto | UpdateProductDto, assets: AssetUrls): ProductFields {
   const { price, originalPrice, variants, countInStock, ...rest } = dto;
@@ -57,6 +59,7 @@ function toStored(dto: CreateProductDto | UpdateProductDto, assets: AssetUrls): 
   if (typeof originalPrice === 'number') out.originalPricePence = toPence(originalPrice);
   else if (originalPrice === null) out.originalPricePence = null;
   if (out.images) out.images = out.images.map((image) => ({ ...image, url: assets.toStored(image.url) }));
+  if (out.images?.some((image) => !assets.isShopImage(image.url))) throw new BadRequestException(FOREIGN_IMAGE);
   return out;
 }
 

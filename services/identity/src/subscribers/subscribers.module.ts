@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import { Subscriber, SubscriberSchema } from './subscriber.schema';
+import { IdentityOutboxModule } from '../outbox/identity-outbox';
 import { SubscribersController } from './subscribers.controller';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: Subscriber.name, schema: SubscriberSchema }])],
+  imports: [IdentityOutboxModule],
   controllers: [SubscribersController],
 })
 export class SubscribersModule {}

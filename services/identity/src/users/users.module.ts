@@ -11,6 +11,6 @@ import { UsersService } from './users.service';
   imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }])],
   controllers: [UsersController, AdminUsersController, UsersMessages],
   providers: [UsersService, LoginThrottle],
-  exports: [UsersService],
+  exports: [UsersService, LoginThrottle, MongooseModule],
 })
 export class UsersModule {}

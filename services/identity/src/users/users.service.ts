@@ -148,8 +148,9 @@ export class UsersService {
     }
   }
 
-  private session(user: UserDocument): AuthResponse {
-    const claims: TokenClaims = { sub: String(user._id), role: user.role, name: user.name, iatMs: Date.now() };
+  /** What register, login and a password reset answer: the user and a token issued at `iatMs` (now by default). */
+  session(user: UserDocument, iatMs = Date.now()): AuthResponse {
+    const claims: TokenClaims = { sub: String(user._id), role: user.role, name: user.name, iatMs };
     return { user: toPublicUser(user), token: this.jwt.sign(claims) };
   }
 }

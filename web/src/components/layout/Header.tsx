@@ -17,6 +17,8 @@ export function StoreName({ className = '' }: { className?: string }) {
   );
 }
 
+const MENU_ID = 'mobile-menu';
+
 /** SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu. */
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
@@ -88,13 +90,15 @@ export function Header() {
             className="rounded p-2 text-gray-700 hover:bg-gray-100 md:hidden"
             aria-label="Open menu"
             aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            aria-controls={MENU_ID}
           >
             <IconMenu className="h-6 w-6" />
           </button>
         </div>
       </nav>
       <CartDrawer open={cartOpen} onClose={closeCart} />
-      <Drawer open={menuOpen} onClose={closeMenu} title="Menu" side="left">
+      <Drawer open={menuOpen} onClose={closeMenu} title="Menu" side="left" id={MENU_ID}>
         <nav aria-label="Mobile">
           <ul className="space-y-1 p-4">
             {SHOP_LINKS.map((link) => (

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import {
   BRANDS,
@@ -55,17 +55,28 @@ function Row({
   );
 }
 
-/** Images: upload through POST /api/upload (a preview while it goes), alt text, remove. */
+/** A save the server refused for the images (e.g. one hosted elsewhere): said beside them, not atop the form. */
+const isAboutImages = (message: string) => /\bimages?\b/i.test(message);
+
+/**
+ * Images: upload through POST /api/upload (a preview while it goes), alt text, remove. Only the shop's own images:
+ * the shop's Content-Security-Policy shows images from the shop only, and the catalog refuses others (issue 27).
+ */
 function ImagesField({
   images,
   setImages,
   productName,
   onUploading,
+  refused,
+  refusedBox,
 }: {
   images: ProductImageJson[];
   setImages: (update: (images: ProductImageJson[]) => ProductImageJson[]) => void;
   productName: string;
   onUploading: (uploading: boolean) => void;
+  /** The server's message when it refused the images on save. */
+  refused: string | null;
+  refusedBox: RefObject<HTMLParagraphElement>;
 }) {
   const [pending, setPending] = useState<{ preview: string; name: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -97,11 +108,19 @@ function ImagesField({
   };
 
   return (
-    <fieldset className="mb-6 rounded-lg border border-gray-200 p-4">
+    <fieldset className="mb-6 rounded-lg border border-gray-200 p-4" aria-describedby={`${id}-own`}>
       <legend className="px-1 text-sm font-semibold">Images</legend>
-      {error && (
-        <p role="alert" className="mb-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800">
-          {error}
+      <p id={`${id}-own`} className="mb-3 text-xs text-gray-600">
+        Upload the images here: the shop shows only its own, so an image hosted on another site is refused.
+      </p>
+      {(error ?? refused) && (
+        <p
+          ref={refusedBox}
+          tabIndex={-1}
+          role="alert"
+          className="mb-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800"
+        >
+          {error ?? refused}
         </p>
       )}
       {images.length === 0 && !pending && <p className="mb-3 text-sm text-gray-600">No images yet.</p>}
@@ -181,8 +200,10 @@ interface ProductFormProps {
 export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductFormProps) {
   const [values, setValues] = useState<ProductFormValues>(() => formValues(product));
   const [error, setError] = useState<string | null>(null);
+  const [imagesRefused, setImagesRefused] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const errorBox = useRef<HTMLParagraphElement>(null);
+  const imagesBox = useRef<HTMLParagraphElement>(null);
   const id = useId();
   const field = (key: keyof ProductFormValues) => `${id}-${key}`;
   const set =
@@ -198,11 +219,14 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    setImagesRefused(null);
     try {
       await onSubmit(productInput(values));
-    } catch (message) {
-      setError(String(message));
-      requestAnimationFrame(() => errorBox.current?.focus());
+    } catch (reason) {
+      const message = String(reason);
+      const aboutImages = isAboutImages(message);
+      (aboutImages ? setImagesRefused : setError)(message);
+      requestAnimationFrame(() => (aboutImages ? imagesBox : errorBox).current?.focus());
     }
   };
 
@@ -408,6 +432,8 @@ export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductF
         setImages={(update) => setValues((v) => ({ ...v, images: update(v.images) }))}
         productName={values.name}
         onUploading={setUploading}
+        refused={imagesRefused}
+        refusedBox={imagesBox}
       />
       <div className="mb-6 flex items-center gap-2">
         <input

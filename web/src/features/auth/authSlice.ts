@@ -51,6 +51,19 @@ export const registerUser = createAsyncThunk<
   }
 });
 
+/** A new password with the emailed token (`/reset-password?token=…`): signed in exactly as after login. */
+export const resetPassword = createAsyncThunk<
+  AuthResponse,
+  { token: string; password: string },
+  { rejectValue: string }
+>('auth/resetPassword', async (body, { rejectWithValue }) => {
+  try {
+    return (await api.post<AuthResponse>('/api/users/reset-password', body)).data;
+  } catch (error) {
+    return rejectWithValue(errorMessage(error));
+  }
+});
+
 const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
@@ -75,7 +88,7 @@ const authSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    for (const thunk of [loginUser, registerUser]) {
+    for (const thunk of [loginUser, registerUser, resetPassword]) {
       builder
         .addCase(thunk.pending, (state) => {
           state.loading = true;

@@ -53,9 +53,13 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
 export function redirectTarget(redirect: string | null): string {
   if (!redirect) return '/';
   if (redirect.includes('checkout')) return '/checkout';
-  // only a path of this site: no scheme (https:, javascript:), no //host, no backslashes, not login/register again
+  // only a path of this site: no scheme (https:, javascript:), no //host, no backslashes, not login/register/a reset page again
   if (/^\s*(\/\/|[a-z][a-z0-9+.-]*:)/i.test(redirect) || redirect.includes('\\')) return '/';
   const path = `/${redirect.replace(/^\/+/, '')}`;
-  if (/^\/(login|register)\b/.test(path) || !/^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/?]*$/.test(path)) return '/';
+  if (
+    /^\/(login|register|forgot-password|reset-password)\b/.test(path) ||
+    !/^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/?]*$/.test(path)
+  )
+    return '/';
   return path;
 }

@@ -491,6 +491,27 @@ describe('admin products', () => {
     expect(location()).toBe(`/admin/products/${jersey._id}/edit`);
   });
 
+  it('says beside the images that they must be the shop’s own, and shows a refusal of one there', async () => {
+    const refusal =
+      'Image url must be an image of this shop: upload it, or give its path on the shop (like /uploads/photo.webp)';
+    const elsewhere = { ...jersey, images: [{ url: 'https://images.example.net/gb.jpg', altText: 'GB jersey' }] };
+    fakeApi({
+      [`GET /api/admin/products/${jersey._id}`]: { body: elsewhere },
+      [`PUT /api/admin/products/${jersey._id}`]: { status: 400, body: { message: refusal, statusCode: 400 } },
+    });
+    renderAdmin(`/admin/products/${jersey._id}/edit`);
+    const form = await screen.findByTestId('product-form');
+    const images = within(form).getByRole('group', { name: 'Images' });
+    expect(images).toHaveAccessibleDescription(/shows only its own, so an image hosted on another site is refused/);
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Update Product' }));
+    const alert = await within(images).findByRole('alert');
+    expect(alert).toHaveTextContent(refusal);
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(within(form).getAllByRole('alert')).toHaveLength(1); // said once, beside the images
+    expect(location()).toBe(`/admin/products/${jersey._id}/edit`);
+  });
+
   it('adds a product with an uploaded image (POST /api/upload), previewed and removable', async () => {
     const created = aProduct({ _id: '65a000000000000000000009', name: 'Ravens Cap' });
     const calls = fakeApi({

@@ -41,15 +41,24 @@ function toList(vocabulary?: readonly string[]) {
   });
 }
 
+/** An image hosted elsewhere (or no URL at all): the shop's pages could not show it (AssetUrls.isShopImage). */
+export const FOREIGN_IMAGE =
+  'Image url must be an image of this shop: upload it, or give its path on the shop (like /uploads/photo.webp)';
+
 export class ProductImageDto {
-  @ApiProperty({ maxLength: 2048, description: 'A path like /uploads/photo.webp or an http(s) URL' })
+  @ApiProperty({
+    maxLength: 2048,
+    description:
+      'One of the shop’s own images: a path on the shop like /uploads/photo.webp (what POST /api/upload answers), ' +
+      'or that path under the shop’s ASSET_URL_PREFIX or UPLOADS_PUBLIC_URL. Images hosted elsewhere are refused ' +
+      '(400): the shop’s Content-Security-Policy loads images from the shop only.',
+  })
   @trim
   @IsNotEmpty({ message: 'Every image needs a url' })
   @IsString({ message: 'Image url must be text' })
   @MaxLength(2048, { message: 'Image url is too long' })
-  @Matches(/^(\/[^/\\]|https?:\/\/)/, {
-    message: 'Image url must be a path like /uploads/photo.webp or an http(s) URL',
-  })
+  // the syntax here; whether an http(s) URL is the shop's depends on the configuration (ProductsService)
+  @Matches(/^(\/[^/\\]|https?:\/\/)/, { message: FOREIGN_IMAGE })
   url!: string;
 
   @ApiPropertyOptional({ maxLength: 300 })

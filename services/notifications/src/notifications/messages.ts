@@ -1,0 +1,212 @@
+import type {
+  EventEnvelope,
+  OrderPlacedEvent,
+  OrderStatusChangedEvent,
+  OrderSummaryLine,
+  PasswordResetRequestedEvent,
+  ShippingAddress,
+  SubscriberSubscribedEvent,
+  UserRegisteredEvent,
+} from '@shop/contracts';
+import { addDays, formatDate, formatDateTime, formatMoney, formatPounds } from '../mail/format';
+import type { MailKind, TemplateValues } from '../mail/mail-templates';
+
+/**
+ * From an event to the one email it causes, or to the reason it causes none. Pure: the events' data is checked
+ * here (it crossed a process boundary), so a malformed event is acknowledged with its reason logged instead of
+ * failing again on every retry.
+ */
+export type Composed = { mail: MailRequest } | { skip: string };
+
+export interface MailRequest {
+  kind: MailKind;
+  to: string;
+  /** The recipient's name, for the To header ('' when unknown). */
+  name: string;
+  values: TemplateValues;
+}
+
+export interface ComposeSettings {
+  /** The shop's public address, without a trailing slash. */
+  publicUrl: string;
+  estimatedDeliveryDays: number;
+  /** Now, for a password reset that expired before it could be sent. */
+  now?: Date;
+}
+
+const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const validDate = (v: unknown): Date | null => {
+  const d = typeof v === 'string' ? new Date(v) : null;
+  return d && !Number.isNaN(d.getTime()) ? d : null;
+};
+const email = (v: unknown): string | null => (typeof v === 'string' && EMAIL.test(v.trim()) ? v.trim() : null);
+const nameOr = (v: unknown, fallback: string): string => (isText(v) ? v.trim() : fallback);
+
+function base(s: ComposeSettings): TemplateValues {
+  return { shopUrl: s.publicUrl };
+}
+
+const orderUrl = (s: ComposeSettings, orderId: string) => `${s.publicUrl}/order/${encodeURIComponent(orderId)}`;
+
+/** "Size M · Colour Navy", or null when the product offers neither. */
+function variantOf(line: OrderSummaryLine): string | null {
+  const parts = [isText(line.size) ? `Size ${line.size}` : '', isText(line.color) ? `Colour ${line.color}` : ''];
+  return parts.filter(Boolean).join(' · ') || null;
+}
+
+/** The address as the lines of a label: name, street, city and postcode, country, phone. */
+function addressLines(a: ShippingAddress): string[] {
+  const line = (...parts: Array<string | undefined>) => parts.filter(isText).join(' ');
+  return [
+    line(a.firstName, a.lastName),
+    line(a.address),
+    line(a.city, a.postalCode),
+    line(a.country),
+    a.phone ? `Phone: ${a.phone}` : '',
+  ].filter(Boolean);
+}
+
+/** EVENTS.orders.orderPlaced → the order confirmation (an event without summary or email: none). */
+export function orderConfirmation(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<OrderPlacedEvent> | undefined;
+  if (!isObject(data) || !isText(data.orderId)) return { skip: 'no orderId' };
+  const summary = data.summary;
+  if (!isObject(summary)) return { skip: 'the event has no summary (placed before orders sent one)' };
+  const to = email(summary.customer?.email);
+  if (!to) return { skip: 'the order summary has no customer email' };
+  const placedAt = validDate(summary.placedAt);
+  const lines = Array.isArray(summary.lines) ? summary.lines : [];
+  const linesOk = lines.length > 0 && lines.every((l) => isObject(l) && isText(l.name) && isAmount(l.price));
+  if (!placedAt || !linesOk || !isAmount(summary.totalPrice) || !isObject(summary.shippingAddress))
+    return { skip: 'the order summary is incomplete (placedAt, lines, totalPrice or shippingAddress)' };
+  const customerName = nameOr(summary.customer.name, 'there');
+  return {
+    mail: {
+      kind: 'order-confirmation',
+      to,
+      name: nameOr(summary.customer.name, ''),
+      values: {
+        ...base(s),
+        customerName,
+        orderNumber: data.orderId,
+        placedOn: formatDate(placedAt),
+        lines: lines.map((l) => {
+          const quantity = Number.isInteger(l.quantity) && l.quantity > 0 ? l.quantity : 1;
+          return {
+            name: l.name,
+            variant: variantOf(l),
+            quantity,
+            unitPrice: formatPounds(l.price),
+            lineTotal: formatPounds(l.price * quantity),
+          };
+        }),
+        total: formatPounds(summary.totalPrice),
+        shippingAddress: addressLines(summary.shippingAddress),
+        estimatedDelivery: formatDate(addDays(placedAt, s.estimatedDeliveryDays)),
+        orderUrl: orderUrl(s, data.orderId),
+      },
+    },
+  };
+}
+
+const STATUS_MAIL: Partial<Record<string, MailKind>> = {
+  Shipped: 'order-shipped',
+  Delivered: 'order-delivered',
+  Cancelled: 'order-cancelled',
+};
+
+/** EVENTS.orders.orderStatusChanged → Shipped, Delivered or Cancelled (with its refund); back to Processing: none. */
+export function orderStatusChanged(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<OrderStatusChangedEvent> | undefined;
+  if (!isObject(data) || !isText(data.orderId)) return { skip: 'no orderId' };
+  const kind = STATUS_MAIL[String(data.status)];
+  if (!kind) return { skip: `no email for the status ${String(data.status)}` };
+  const to = email(data.customer?.email);
+  if (!to) return { skip: 'the event has no customer email' };
+  const changedAt = validDate(data.changedAt) ?? validDate(event.occurredAt) ?? new Date();
+  const refund =
+    kind === 'order-cancelled' && isObject(data.refund) && isAmount(data.refund.amount) && data.refund.amount > 0
+      ? formatMoney(data.refund.amount, isText(data.refund.currency) ? data.refund.currency : 'GBP')
+      : null;
+  return {
+    mail: {
+      kind,
+      to,
+      name: nameOr(data.customer?.name, ''),
+      values: {
+        ...base(s),
+        customerName: nameOr(data.customer?.name, 'there'),
+        orderNumber: data.orderId,
+        changedOn: formatDate(changedAt),
+        refund,
+        orderUrl: orderUrl(s, data.orderId),
+      },
+    },
+  };
+}
+
+/** EVENTS.identity.userRegistered → welcome. */
+export function welcome(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<UserRegisteredEvent> | undefined;
+  const to = email(data?.email);
+  if (!to) return { skip: 'the event has no valid email' };
+  return {
+    mail: {
+      kind: 'welcome',
+      to,
+      name: nameOr(data?.name, ''),
+      values: { ...base(s), customerName: nameOr(data?.name, 'there'), email: to },
+    },
+  };
+}
+
+/**
+ * EVENTS.identity.passwordResetRequested → the reset link. The token goes into the email and nowhere else (not in
+ * a record, not in a log). A request whose link has expired before it could be sent (SMTP down for longer) sends
+ * nothing: the customer asks again.
+ */
+export function passwordReset(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<PasswordResetRequestedEvent> | undefined;
+  const to = email(data?.email);
+  if (!to) return { skip: 'the event has no valid email' };
+  if (!isText(data?.token) || !/^[A-Za-z0-9_=-]{16,512}$/.test(data.token))
+    return { skip: 'the event has no well-formed token' };
+  const expiresAt = validDate(data.expiresAt);
+  if (!expiresAt) return { skip: 'the event has no expiresAt' };
+  const now = s.now ?? new Date();
+  if (expiresAt.getTime() <= now.getTime()) return { skip: 'the reset link expired before it could be sent' };
+  const requestedAt = validDate(event.occurredAt) ?? now;
+  const validMinutes = Math.max(1, Math.round((expiresAt.getTime() - requestedAt.getTime()) / 60_000));
+  return {
+    mail: {
+      kind: 'password-reset',
+      to,
+      name: nameOr(data.name, ''),
+      values: {
+        ...base(s),
+        customerName: nameOr(data.name, 'there'),
+        resetUrl: `${s.publicUrl}/reset-password?token=${encodeURIComponent(data.token)}`,
+        validMinutes,
+        expiresAt: formatDateTime(expiresAt),
+      },
+    },
+  };
+}
+
+/** EVENTS.identity.subscriberSubscribed → the newsletter confirmation, with the discount code when there is one. */
+export function newsletterConfirmation(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<SubscriberSubscribedEvent> | undefined;
+  const to = email(data?.email);
+  if (!to) return { skip: 'the event has no valid email' };
+  return {
+    mail: {
+      kind: 'newsletter-confirmation',
+      to,
+      name: '',
+      values: { ...base(s), email: to, discountCode: isText(data?.discountCode) ? data.discountCode.trim() : null },
+    },
+  };
+}

@@ -1,0 +1,258 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { EVENTS } from '@shop/contracts';
+import { namespacedExchange } from '@shop/nest-common';
+import amqp from 'amqplib';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { scrapeMetrics, waitFor } from '@shop/nest-common/testing';
+import type { Connection } from 'mongoose';
+import { sharedMailpit, messagesTo, waitForMail, type Mailpit } from './mailpit';
+import {
+  PUBLIC_URL,
+  orderPlaced,
+  startNotifications,
+  statusChanged,
+  uniqueAddress,
+  type Notifications,
+} from './notifications.fixtures';
+
+jest.setTimeout(60_000);
+
+/** HTML with the entities Handlebars writes in attribute values decoded (`=` is escaped as `&#x3D;`). */
+const attributeText = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('notifications: one email per event, read back from a real Mailpit', () => {
+  let mailpit: Mailpit;
+  let shop: Notifications;
+
+  beforeAll(async () => {
+    mailpit = await sharedMailpit();
+    shop = await startNotifications(mailpit.smtpUrl);
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await mailpit?.stop();
+  });
+
+  /** Publishes, waits until the service has handled it (processed), and gives SMTP a moment. */
+  const publish = (type: string, data: unknown, eventId: string = randomUUID()) =>
+    shop.bus.publish(type, data, { eventId });
+
+  it('confirms an order: lines with size and colour, quantities, prices and total in £, address, delivery, link', async () => {
+    const to = uniqueAddress('order');
+    const order = orderPlaced(to);
+    await publish(EVENTS.orders.orderPlaced, order);
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.To).toEqual([{ Name: 'Ada Buyer', Address: to }]);
+    expect(mail.From.Address).toBe('no-reply@gridiron.example');
+    expect(mail.Subject).toBe(`Your order ${order.orderId} is confirmed`);
+    for (const body of [mail.Text, mail.HTML]) {
+      expect(body).toContain('Chiefs Home Jersey');
+      expect(body).toMatch(/Size M · Colour Red/);
+      expect(body).toContain('£59.99');
+      expect(body).toContain('£119.98'); // 2 × £59.99
+      expect(body).toContain('Eagles Beanie');
+      expect(body).toContain('£139.98');
+      expect(body).toContain('1 Lambeau Way');
+      expect(body).toContain('Leeds LS1 4AP');
+      expect(body).toContain('2 March 2026'); // placed
+      expect(body).toContain('12 March 2026'); // + ESTIMATED_DELIVERY_DAYS (10)
+      expect(body).toContain(`${PUBLIC_URL}/order/${order.orderId}`);
+    }
+    expect(mail.Text).toContain('2 × £59.99 = £119.98');
+  });
+
+  it.each([
+    ['Shipped', 'is on its way', 'was shipped on 5 March 2026'],
+    ['Delivered', 'has been delivered', 'was delivered on 5 March 2026'],
+  ] as const)('tells the customer their order is %s', async (status, subject, text) => {
+    const to = uniqueAddress(status.toLowerCase());
+    const event = statusChanged(to, status);
+    await publish(EVENTS.orders.orderStatusChanged, event);
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.Subject).toBe(`Your order ${event.orderId} ${subject}`);
+    expect(mail.Text).toContain(text);
+    expect(mail.HTML).toContain(`${PUBLIC_URL}/order/${event.orderId}`);
+  });
+
+  it('tells of a cancellation with its refund, and of one without', async () => {
+    const refunded = uniqueAddress('cancelled');
+    await publish(
+      EVENTS.orders.orderStatusChanged,
+      statusChanged(refunded, 'Cancelled', { refund: { amount: 139.98, currency: 'GBP' } }),
+    );
+    const mail = await waitForMail(mailpit, refunded);
+    expect(mail.Subject).toMatch(/has been cancelled$/);
+    expect(mail.Text).toContain('We have refunded £139.98');
+    expect(mail.HTML).toContain('£139.98');
+
+    const unpaid = uniqueAddress('cancelled-unpaid');
+    await publish(EVENTS.orders.orderStatusChanged, statusChanged(unpaid, 'Cancelled'));
+    const plain = await waitForMail(mailpit, unpaid);
+    expect(plain.Text).not.toContain('refunded');
+  });
+
+  it('sends nothing for a change back to Processing', async () => {
+    const to = uniqueAddress('processing');
+    const event = await publish(
+      EVENTS.orders.orderStatusChanged,
+      statusChanged(to, 'Processing', { previousStatus: 'Shipped' }),
+    );
+    await waitFor('the event handled', () =>
+      shop.service.logs.some((l) => l.eventId === event.eventId && l.msg === 'event handled'),
+    );
+    await sleep(300);
+    expect(await messagesTo(mailpit, to)).toEqual([]);
+  });
+
+  it('welcomes a new user', async () => {
+    const to = uniqueAddress('welcome');
+    await publish(EVENTS.identity.userRegistered, { userId: 'u9', name: 'Jalen Hurts', email: to });
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.Subject).toBe('Welcome to Gridiron Store, Jalen Hurts');
+    expect(mail.Text).toContain(`account for ${to} is ready`);
+  });
+
+  it('sends the password reset link, valid 30 minutes, and never stores or logs the token', async () => {
+    const to = uniqueAddress('reset');
+    const token = randomBytes(32).toString('base64url');
+    const occurredAt = new Date();
+    const expiresAt = new Date(occurredAt.getTime() + 30 * 60_000).toISOString();
+    const event = await shop.bus.publish(
+      EVENTS.identity.passwordResetRequested,
+      { userId: 'u7', name: 'Patrick', email: to, token, expiresAt },
+      { occurredAt },
+    );
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.Subject).toBe('Reset your Gridiron Store password');
+    expect(mail.Text).toContain(`${PUBLIC_URL}/reset-password?token=${token}`);
+    expect(mail.Text).toContain('for 30 minutes');
+    expect(attributeText(mail.HTML)).toContain(`href="${PUBLIC_URL}/reset-password?token=${token}"`);
+    const stored = await shop.sent.find({ eventId: event.eventId }).lean();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(JSON.stringify(shop.service.logs)).not.toContain(token);
+  });
+
+  it('sends no reset link that expired before it could be sent', async () => {
+    const to = uniqueAddress('reset-expired');
+    const event = await publish(EVENTS.identity.passwordResetRequested, {
+      ...{ userId: 'u7', name: 'Patrick', email: to, token: randomBytes(32).toString('base64url') },
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    await waitFor('the event handled', () =>
+      shop.service.logs.some((l) => l.eventId === event.eventId && l.msg === 'event handled'),
+    );
+    expect(await messagesTo(mailpit, to)).toEqual([]);
+  });
+
+  it('confirms a newsletter subscription, with the discount code when the event has one', async () => {
+    const withCode = uniqueAddress('newsletter');
+    await publish(EVENTS.identity.subscriberSubscribed, { email: withCode, discountCode: 'TOUCHDOWN10' });
+    const mail = await waitForMail(mailpit, withCode);
+    expect(mail.Subject).toBe('You are on the Gridiron Store newsletter');
+    expect(mail.Text).toContain('TOUCHDOWN10');
+    expect(mail.HTML).toContain('TOUCHDOWN10');
+
+    const without = uniqueAddress('newsletter-nocode');
+    await publish(EVENTS.identity.subscriberSubscribed, { email: without });
+    const plain = await waitForMail(mailpit, without);
+    expect(plain.Text).not.toMatch(/discount|10% off/i);
+  });
+
+  it('sends one email for an event delivered twice, and for one replayed after its processed-event record was lost', async () => {
+    const to = uniqueAddress('twice');
+    const order = orderPlaced(to);
+    const eventId = `orders.order.placed:${order.checkoutId}`;
+    await Promise.all([
+      publish(EVENTS.orders.orderPlaced, order, eventId),
+      publish(EVENTS.orders.orderPlaced, order, eventId),
+    ]);
+    const first = await waitForMail(mailpit, to);
+    expect(first.MessageID).toMatch(/^order-confirmation\.[0-9a-f]{32}@gridiron\.example$/);
+    // The bus's dedupe forgets (a replay from the outbox, a lost record): the sent-message record still holds.
+    const done = ['event handled', 'event already processed: acked without running the handler'];
+    await waitFor(
+      'both deliveries handled',
+      () => shop.service.logs.filter((l) => l.eventId === eventId && done.includes(String(l.msg))).length === 2,
+    );
+    expect(await shop.sent.countDocuments({ eventId, state: 'sent' })).toBe(1);
+    await shop.service.app.get<Connection>(getConnectionToken()).collection('processed_events').deleteMany({ eventId });
+    await publish(EVENTS.orders.orderPlaced, order, eventId);
+    await waitFor('the replay handled', () =>
+      shop.service.logs.some(
+        (l) => l.eventId === eventId && l.msg === 'email already sent for this event: not sent again',
+      ),
+    );
+    await sleep(300);
+    expect(await messagesTo(mailpit, to)).toHaveLength(1);
+  });
+
+  it('takes over a send its consumer abandoned mid-way (a stale claim), with the same Message-ID', async () => {
+    const to = uniqueAddress('abandoned');
+    const order = orderPlaced(to);
+    const eventId = randomUUID();
+    await shop.sent.create({
+      ...{ eventId, kind: 'order-confirmation', eventType: EVENTS.orders.orderPlaced, to, subject: 's' },
+      ...{ messageId: '<x@y>', state: 'sending', claimedAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    await publish(EVENTS.orders.orderPlaced, order, eventId);
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.MessageID).toMatch(/^order-confirmation\./);
+    expect(await shop.sent.countDocuments({ eventId, state: 'sent' })).toBe(1);
+  });
+
+  it('acknowledges an order without summary or customer email, and a malformed event, with a log: no email, no retry', async () => {
+    const to = uniqueAddress('nosummary');
+    const events = [
+      await publish(EVENTS.orders.orderPlaced, orderPlaced(to, null)),
+      await publish(EVENTS.orders.orderPlaced, orderPlaced(to, { customer: { name: 'No Mail' } })),
+      await publish(EVENTS.identity.userRegistered, { userId: 'u1', email: 42 }),
+      await publish(EVENTS.orders.orderStatusChanged, 'not an object'),
+    ];
+    for (const e of events)
+      await waitFor(`${e.type} skipped`, () =>
+        shop.service.logs.some((l) => l.eventId === e.eventId && l.msg === 'event acknowledged without an email'),
+      );
+    expect(await messagesTo(mailpit, to)).toEqual([]);
+    const retried = shop.service.logs.filter(
+      (l) => events.some((e) => e.eventId === l.eventId) && typeof l.attempt === 'number' && l.attempt > 1,
+    );
+    expect(retried).toEqual([]);
+  });
+
+  it('dead-letters a message that is not an event, and goes on sending', async () => {
+    const dlq = `${shop.service.namespace}notifications.events.dlq`;
+    const connection = await amqp.connect(shop.service.config.RABBITMQ_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish(namespacedExchange(shop.service.namespace), EVENTS.orders.orderPlaced, Buffer.from('{not json'));
+      await channel.waitForConfirms();
+      await waitFor('the DLQ holds it', async () => (await channel.checkQueue(dlq)).messageCount === 1);
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+    const to = uniqueAddress('after-dlq');
+    await publish(EVENTS.identity.userRegistered, { userId: 'u2', name: 'Still Here', email: to });
+    expect((await waitForMail(mailpit, to)).Subject).toContain('Still Here');
+  });
+
+  it('counts emails by kind and outcome', async () => {
+    const metrics = await scrapeMetrics(`${shop.service.url}/metrics`);
+    expect(
+      metrics.sum('shop_notifications_emails_total', { kind: 'order-confirmation', outcome: 'sent' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      metrics.sum('shop_notifications_emails_total', { kind: 'order-confirmation', outcome: 'duplicate' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(metrics.sum('shop_notifications_events_skipped_total')).toBeGreaterThanOrEqual(4);
+  });
+
+  it('serves /health and /ready, and no /api route', async () => {
+    expect((await fetch(`${shop.service.url}/health`)).status).toBe(200);
+    expect((await fetch(`${shop.service.url}/ready`)).status).toBe(200);
+    expect((await fetch(`${shop.service.url}/api/notifications`)).status).toBe(404);
+  });
+});

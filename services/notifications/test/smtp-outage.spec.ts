@@ -1,0 +1,56 @@
+import { EVENTS } from '@shop/contracts';
+import { scrapeMetrics, waitFor } from '@shop/nest-common/testing';
+import { freePort, messagesTo, startMailpit, waitForMail, type Mailpit } from './mailpit';
+import { startNotifications, uniqueAddress, type Notifications } from './notifications.fixtures';
+
+jest.setTimeout(60_000);
+
+describe('notifications while the SMTP server is down', () => {
+  let shop: Notifications;
+  let mailpit: Mailpit | undefined;
+  let smtpPort: number;
+
+  beforeAll(async () => {
+    smtpPort = await freePort(); // nothing listens there yet
+    shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`);
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await mailpit?.stop();
+  });
+
+  it('keeps the email (retried by the bus with backoff) and sends it once the server is back', async () => {
+    const to = uniqueAddress('outage');
+    const event = await shop.bus.publish(EVENTS.identity.userRegistered, {
+      userId: 'u3',
+      name: 'Down Time',
+      email: to,
+    });
+    await waitFor(
+      'a failed send, to be retried',
+      () =>
+        shop.service.logs.some(
+          (l) => l.eventId === event.eventId && String(l.msg).startsWith('event handler failed: retry'),
+        ),
+      15_000,
+    );
+    // nothing half-done: the claim of the failed send was given back
+    expect(await shop.sent.countDocuments({ eventId: event.eventId })).toBe(0);
+
+    mailpit = await startMailpit(smtpPort);
+    const mail = await waitForMail(mailpit, to, 30_000);
+    expect(mail.Subject).toBe('Welcome to Gridiron Store, Down Time');
+    await waitFor(
+      'recorded as sent',
+      async () => (await shop.sent.countDocuments({ eventId: event.eventId, state: 'sent' })) === 1,
+    );
+    expect(await messagesTo(mailpit, to)).toHaveLength(1);
+
+    const metrics = await scrapeMetrics(`${shop.service.url}/metrics`);
+    expect(
+      metrics.sum('shop_notifications_emails_total', { kind: 'welcome', outcome: 'failed' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(metrics.sum('shop_notifications_emails_total', { kind: 'welcome', outcome: 'sent' })).toBe(1);
+    expect(metrics.sum('shop_events_retried_total')).toBeGreaterThanOrEqual(1);
+  });
+});
