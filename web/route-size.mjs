@@ -58,7 +58,7 @@ export function routeChunks(page, dist = path.join(here, 'dist')) {
 }
 
 /** Marks of the admin area's code: its slices' action types and the chart library. */
-const ADMIN_CODE = /adminUsers\/|adminProducts\/|adminOrders\/|Admin Dashboard|BarController/;
+const ADMIN_CODE = /adminUsers\/|adminProducts\/|adminOrders\/|adminDiscounts\/|Admin Dashboard|BarController/;
 
 /** The chunks among `chunks` that hold admin code (none may be in a shopper's route). */
 export function adminFilesIn(chunks, dist = path.join(here, 'dist')) {

@@ -8,7 +8,7 @@ import {
 } from '@shop/contracts';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { initialCartState } from '@/features/cart/cartSlice';
-import { aCart, aUser, fakeApi, renderWithProviders } from '@/test/utils';
+import { aCart, aUser, fakeApi, holdApi, renderWithProviders } from '@/test/utils';
 import CheckoutPage from './CheckoutPage';
 
 const CHECKOUT_ID = '65c000000000000000000001';
@@ -192,5 +192,147 @@ describe('checkout: lines over their stock', () => {
     expect(await screen.findByRole('button', { name: 'Lower Packers Cap to 1' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Continue to Payment' })).toBeDisabled();
     expect(calls.filter((c) => c.url === '/api/checkout')).toHaveLength(1);
+  });
+});
+
+describe('checkout: discount code', () => {
+  const QUOTE = { subtotal: 25, discount: { code: 'SAVE10', amount: 2.5 }, totalPrice: 22.5 };
+  const discounted = (): CheckoutJson => ({ ...aCheckout(), subtotal: 25, discount: QUOTE.discount, totalPrice: 22.5 });
+
+  function renderCheckout(routes: Parameters<typeof fakeApi>[0]) {
+    const calls = fakeApi({ 'GET /api/config': { body: FAKE }, ...routes });
+    renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: {
+        auth: { ...initialAuthState(), user: aUser(), token: 't' },
+        cart: { ...initialCartState(), cart: aCart([{ price: 12.5, quantity: 2 }]) },
+      },
+    });
+    return { calls, user: userEvent.setup() };
+  }
+  const summary = () => screen.getByRole('region', { name: 'Order Summary' });
+  const figure = (term: string) => within(summary()).getByText(term).nextElementSibling?.textContent;
+
+  async function apply(user: ReturnType<typeof userEvent.setup>, code: string) {
+    await user.type(screen.getByLabelText('Discount code'), code);
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+  }
+
+  async function continueToPayment(user: ReturnType<typeof userEvent.setup>) {
+    const address = aCheckout().shippingAddress;
+    for (const field of SHIPPING_ADDRESS_FIELDS)
+      await user.type(screen.getByLabelText(SHIPPING_ADDRESS_LABELS[field]), address[field]);
+    await user.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+  }
+
+  it('applies a code: the quote prices the cart, and the summary shows the subtotal, the discount and the total', async () => {
+    const { calls, user } = renderCheckout({ 'POST /api/checkout/quote': { body: QUOTE } });
+    expect(figure('Total')).toBe('£25.00');
+    await user.type(screen.getByLabelText('Discount code'), 'save10');
+    const release = holdApi((config) => config.url === '/api/checkout/quote');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByRole('button', { name: 'Applying...' })).toBeDisabled();
+    release();
+
+    expect(await within(summary()).findByTestId('discount-line')).toHaveTextContent('Discount (SAVE10)−£2.50');
+    expect(figure('Subtotal')).toBe('£25.00');
+    expect(figure('Total')).toBe('£22.50');
+    expect(screen.getByText(/applied/)).toHaveTextContent('Code SAVE10 applied: −£2.50');
+    expect(calls.find((c) => c.url === '/api/checkout/quote')?.data).toEqual({
+      checkoutItems: [{ productId: aCart([{}]).products[0].productId, quantity: 2, size: 'M', color: 'Red' }],
+      discountCode: 'save10',
+    });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("shows a refused code's message under the field, applies nothing, and the shopper can pay without it", async () => {
+    const { calls, user } = renderCheckout({
+      'POST /api/checkout/quote': { status: 400, body: { message: 'This discount code has expired', statusCode: 400 } },
+      'POST /api/checkout': { status: 201, body: aCheckout() },
+    });
+    await apply(user, 'OLD2024');
+    const message = await screen.findByRole('alert');
+    expect(message).toHaveTextContent('This discount code has expired');
+    const field = screen.getByLabelText('Discount code');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAttribute('aria-describedby', message.id);
+    expect(within(summary()).queryByTestId('discount-line')).not.toBeInTheDocument();
+    expect(figure('Total')).toBe('£25.00');
+
+    await continueToPayment(user);
+    expect(await screen.findByTestId('payment-step')).toHaveTextContent('Total to pay: £25.00');
+    const sent = calls.find((c) => c.method === 'POST' && c.url === '/api/checkout')?.data;
+    expect(sent).toMatchObject({ totalPrice: 25 });
+    expect(sent).not.toHaveProperty('discountCode');
+  });
+
+  it('removes an applied code: the summary goes back to the cart total and the checkout is made without it', async () => {
+    const { calls, user } = renderCheckout({
+      'POST /api/checkout/quote': { body: QUOTE },
+      'POST /api/checkout': { status: 201, body: aCheckout() },
+    });
+    await apply(user, 'SAVE10');
+    await within(summary()).findByTestId('discount-line');
+    await user.click(screen.getByRole('button', { name: 'Remove discount code SAVE10' }));
+    expect(within(summary()).queryByTestId('discount-line')).not.toBeInTheDocument();
+    expect(figure('Total')).toBe('£25.00');
+    expect(screen.getByLabelText('Discount code')).toHaveValue('');
+
+    await continueToPayment(user);
+    await screen.findByTestId('payment-step');
+    expect(calls.find((c) => c.method === 'POST' && c.url === '/api/checkout')?.data).not.toHaveProperty(
+      'discountCode',
+    );
+  });
+
+  it("sends the applied code with the checkout; the payment step shows the server's total and discount", async () => {
+    const { calls, user } = renderCheckout({
+      'POST /api/checkout/quote': { body: QUOTE },
+      'POST /api/checkout': { status: 201, body: discounted() },
+    });
+    await apply(user, 'save10');
+    await within(summary()).findByTestId('discount-line');
+    await continueToPayment(user);
+
+    const payment = await screen.findByTestId('payment-step');
+    expect(calls.find((c) => c.method === 'POST' && c.url === '/api/checkout')?.data).toMatchObject({
+      discountCode: 'SAVE10',
+      totalPrice: 22.5,
+    });
+    expect(payment).toHaveTextContent('Total to pay: £22.50');
+    expect(within(payment).getByTestId('payment-discount')).toHaveTextContent('Includes discount code SAVE10: −£2.50');
+    expect(within(summary()).getByTestId('discount-line')).toHaveTextContent('Discount (SAVE10)−£2.50');
+    expect(figure('Total')).toBe('£22.50');
+    // the checkout holds the code now: it can no longer be changed
+    expect(screen.queryByLabelText('Discount code')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Remove discount code/ })).not.toBeInTheDocument();
+  });
+
+  it('when the checkout refuses the code (used up meanwhile), shows why under it; removed, the shopper goes on', async () => {
+    let checkouts = 0;
+    const { calls, user } = renderCheckout({
+      'POST /api/checkout/quote': { body: QUOTE },
+      'POST /api/checkout': () =>
+        ++checkouts === 1
+          ? { status: 400, body: { message: 'This discount code has been used up', statusCode: 400 } }
+          : { status: 201, body: aCheckout() },
+    });
+    await apply(user, 'SAVE10');
+    await within(summary()).findByTestId('discount-line');
+    await continueToPayment(user);
+
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts).toHaveLength(1);
+    expect(within(summary()).getByRole('alert')).toHaveTextContent('This discount code has been used up');
+    expect(screen.queryByTestId('payment-step')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Remove discount code SAVE10' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    expect(await screen.findByTestId('payment-step')).toHaveTextContent('Total to pay: £25.00');
+    const sent = calls.filter((c) => c.method === 'POST' && c.url === '/api/checkout').map((c) => c.data);
+    expect(sent[0]).toMatchObject({ discountCode: 'SAVE10' });
+    expect(sent[1]).not.toHaveProperty('discountCode');
   });
 });

@@ -12,6 +12,8 @@ import {
   payCheckout,
   resetCheckout,
 } from '@/features/checkout/checkoutSlice';
+import { DiscountCodeField } from '@/features/checkout/DiscountCodeField';
+import { isDiscountRefusal, type AppliedCode } from '@/features/checkout/discount';
 import { PAYMENT_FAILED, payWithFakePayPal } from '@/features/checkout/pay';
 import { usePageMeta } from '@/lib/usePageMeta';
 
@@ -40,6 +42,7 @@ export default function CheckoutPage() {
   const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
   const [paying, setPaying] = useState(false);
   const [payError, setPayError] = useState<string | null>(null);
+  const [discount, setDiscount] = useState<AppliedCode | null>(null);
 
   useEffect(() => {
     dispatch(resetCheckout());
@@ -56,6 +59,13 @@ export default function CheckoutPage() {
 
   // lines over their stock must be lowered or removed before the checkout is made
   const unresolved = !checkout && hasShortfall(cart.products);
+  // the checkout refused the applied code (e.g. used up since it was applied): shown under the code, which the
+  // shopper can remove to pay without it
+  const discountRefusal = discount && isDiscountRefusal(error) ? error : null;
+  const changeDiscount = (applied: AppliedCode | null) => {
+    setDiscount(applied);
+    if (discountRefusal) dispatch(resetCheckout());
+  };
 
   // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order)
   if (!cart.products.length && !checkout && !paying) return <Navigate to="/" replace />;
@@ -68,7 +78,9 @@ export default function CheckoutPage() {
         checkoutItems: cart.products,
         shippingAddress: address,
         paymentMethod: 'Paypal',
-        totalPrice: cart.totalPrice,
+        // the total the shopper was shown; the server prices the order again and charges its own
+        totalPrice: discount?.quote.totalPrice ?? cart.totalPrice,
+        ...(discount ? { discountCode: discount.code } : {}),
       }),
     );
     // refused (e.g. "Only 2 left in stock"): the lines show what is left now, with the way to fix them
@@ -115,7 +127,11 @@ export default function CheckoutPage() {
   };
 
   const lines = checkout?.checkoutItems ?? cart.products;
-  const total = checkout?.totalPrice ?? cart.totalPrice;
+  // once the checkout is made, its figures are the server's; before, the quote's with a code applied
+  const priced = checkout ?? discount?.quote;
+  const total = priced?.totalPrice ?? cart.totalPrice;
+  const subtotal = priced ? (priced.subtotal ?? priced.totalPrice) : cart.totalPrice;
+  const applied = priced?.discount;
 
   return (
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 lg:grid-cols-2">
@@ -168,7 +184,7 @@ export default function CheckoutPage() {
                 </div>
               ))}
             </fieldset>
-            {error && (
+            {error && !discountRefusal && (
               <p role="alert" className="mt-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
                 {error}
               </p>
@@ -201,6 +217,11 @@ export default function CheckoutPage() {
                 )}
                 <p className="mb-4">
                   Total to pay: <Price value={checkout.totalPrice} className="font-semibold" />
+                  {checkout.discount && (
+                    <span className="block text-sm text-gray-700" data-testid="payment-discount">
+                      Includes discount code {checkout.discount.code}: −<Price value={checkout.discount.amount} />
+                    </span>
+                  )}
                 </p>
                 {payError && (
                   <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -270,13 +291,30 @@ export default function CheckoutPage() {
             </li>
           ))}
         </ul>
+        {user && !checkout && (
+          <DiscountCodeField
+            lines={cart.products}
+            applied={discount}
+            onChange={changeDiscount}
+            refusal={discountRefusal}
+            disabled={creating}
+          />
+        )}
         <dl className="space-y-2">
           <div className="flex justify-between">
             <dt>Subtotal</dt>
             <dd>
-              <Price value={total} />
+              <Price value={subtotal} />
             </dd>
           </div>
+          {applied && (
+            <div className="flex justify-between text-emerald-800" data-testid="discount-line">
+              <dt>Discount ({applied.code})</dt>
+              <dd>
+                −<Price value={applied.amount} />
+              </dd>
+            </div>
+          )}
           <div className="flex justify-between">
             <dt>Shipping</dt>
             <dd>Free</dd>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { initialCartState } from '@/features/cart/cartSlice';
 import { initialCheckoutState } from '@/features/checkout/checkoutSlice';
 import { aCart, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
@@ -31,6 +31,31 @@ describe('order confirmation', () => {
     ]);
     expect(screen.getByText(/1 Stadium Way/)).toBeInTheDocument();
     expect(screen.getByText(/London, N17 0BX, United Kingdom/)).toBeInTheDocument();
+  });
+
+  it('shows the subtotal and the discount line when the order was placed with a code', () => {
+    fakeApi({});
+    const order = anOrder({ subtotal: 99.99, discount: { code: 'WELCOME-7KQ2M9', amount: 10 }, totalPrice: 89.99 });
+    renderWithProviders(<OrderConfirmationPage />, {
+      route: '/order-confirmation',
+      path: '/order-confirmation',
+      preloadedState: { checkout: { ...initialCheckoutState(), order } },
+    });
+    const totals = screen.getByTestId('order-total');
+    expect(within(totals).getByText('Subtotal').nextElementSibling).toHaveTextContent('£99.99');
+    expect(within(totals).getByTestId('order-discount')).toHaveTextContent('Discount (WELCOME-7KQ2M9)−£10.00');
+    expect(within(totals).getByText('Total').nextElementSibling).toHaveTextContent('£89.99');
+  });
+
+  it('shows only the total when the order has no discount', () => {
+    fakeApi({});
+    renderWithProviders(<OrderConfirmationPage />, {
+      route: '/order-confirmation',
+      path: '/order-confirmation',
+      preloadedState: { checkout: { ...initialCheckoutState(), order: anOrder({ totalPrice: 99.99 }) } },
+    });
+    expect(screen.getByText('Total:')).toHaveTextContent('Total: £99.99');
+    expect(screen.queryByTestId('order-discount')).not.toBeInTheDocument();
   });
 
   it('empties the cart, which the order now holds', async () => {

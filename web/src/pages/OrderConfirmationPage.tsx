@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { ESTIMATED_DELIVERY_DAYS } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { Price } from '@/components/Price';
 import { clearCart } from '@/features/cart/cartSlice';
 import { OrderLines } from '@/features/orders/OrderLines';
+import { OrderTotal } from '@/features/orders/OrderTotal';
 import { addDays, formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
 
@@ -37,9 +37,7 @@ export default function OrderConfirmationPage() {
           </p>
         </div>
         <OrderLines lines={order.orderItems} />
-        <p className="mt-4 text-right text-lg font-semibold">
-          Total: <Price value={order.totalPrice} />
-        </p>
+        <OrderTotal order={order} />
         <div className="mt-8 grid gap-6 sm:grid-cols-2">
           <div>
             <h3 className="mb-1 font-semibold">Payment</h3>

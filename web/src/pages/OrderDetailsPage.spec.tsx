@@ -78,6 +78,26 @@ describe('order details', () => {
     expect(cap).not.toHaveTextContent('SKU');
   });
 
+  it('shows the subtotal and the discount line (code and amount) of an order placed with a code', async () => {
+    const order = anOrder({ subtotal: 99.99, discount: { code: 'SAVE10', amount: 10 }, totalPrice: 89.99 });
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: order } });
+    open();
+    const totals = await screen.findByTestId('order-total');
+    expect(within(totals).getByText('Subtotal').nextElementSibling).toHaveTextContent('£99.99');
+    expect(within(totals).getByTestId('order-discount')).toHaveTextContent('Discount (SAVE10)−£10.00');
+    expect(within(totals).getByText('Total').nextElementSibling).toHaveTextContent('£89.99');
+    // the status timeline stays
+    expect(screen.getByRole('region', { name: 'Order Status' })).toBeInTheDocument();
+  });
+
+  it('shows only the total for an order without a discount, as before', async () => {
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: anOrder({ totalPrice: 99.99 }) } });
+    open();
+    expect(await screen.findByText('Total:')).toHaveTextContent('Total: £99.99');
+    expect(screen.queryByTestId('order-discount')).not.toBeInTheDocument();
+    expect(screen.queryByText('Subtotal')).not.toBeInTheDocument();
+  });
+
   it('says "No Order details found" for an order that does not exist (or is not yours)', async () => {
     const missing = '65b0000000000000000000ff';
     fakeApi({ [`GET /api/orders/${missing}`]: { status: 404, body: { message: 'Order not found', statusCode: 404 } } });

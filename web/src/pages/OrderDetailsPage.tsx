@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { Price } from '@/components/Price';
 import { OrderLines } from '@/features/orders/OrderLines';
+import { OrderTotal } from '@/features/orders/OrderTotal';
 import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
 import { fetchOrderDetails } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
@@ -81,9 +81,7 @@ export default function OrderDetailsPage() {
           <OrderStatusTimeline order={shown} />
           <h3 className="mb-2 font-semibold">Products</h3>
           <OrderLines lines={shown.orderItems} />
-          <p className="mt-4 text-right text-lg font-semibold">
-            Total: <Price value={shown.totalPrice} />
-          </p>
+          <OrderTotal order={shown} />
           <Link to="/my-orders" className="mt-6 inline-block text-blue-700 underline">
             Back to My Orders
           </Link>

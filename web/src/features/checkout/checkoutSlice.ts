@@ -48,6 +48,8 @@ export interface CreateCheckoutBody {
   shippingAddress: ShippingAddress;
   paymentMethod: PaymentMethod;
   totalPrice: number;
+  /** A code the shopper applied (the server checks it again: a 400 with its message when refused). */
+  discountCode?: string;
 }
 
 export const createCheckout = createAsyncThunk<CheckoutJson, CreateCheckoutBody, Config>(

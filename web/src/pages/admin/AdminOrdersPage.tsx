@@ -71,6 +71,11 @@ function OrderRow({ order }: { order: OrderJson }) {
       </Cell>
       <Cell label="Total Price" align="right" className="tabular-nums">
         <Price value={order.totalPrice} />
+        {order.discount && (
+          <span className="block text-xs whitespace-nowrap text-emerald-800" data-testid="order-discount">
+            {order.discount.code} −<Price value={order.discount.amount} />
+          </span>
+        )}
       </Cell>
       <Cell label="Status">
         <select

@@ -32,7 +32,7 @@ beforeEach(() => {
 afterEach(() => confirm.mockRestore());
 
 describe('admin layout', () => {
-  it('has the sidebar links Users, Products, Orders, Shop and Logout; Logout signs out and goes to the shop', async () => {
+  it('has the sidebar links Users, Products, Orders, Discounts, Shop and Logout; Logout signs out and goes to the shop', async () => {
     fakeApi({ 'GET /api/admin/stats': { body: someStats() }, ...noLowStock });
     const { store } = renderAdmin('/admin');
     const sidebar = screen.getByRole('complementary', { name: 'Admin sidebar' });
@@ -45,6 +45,7 @@ describe('admin layout', () => {
       ['Users', '/admin/users'],
       ['Products', '/admin/products'],
       ['Orders', '/admin/orders'],
+      ['Discounts', '/admin/discounts'],
       ['Shop', '/'],
     ]);
     await screen.findByTestId('revenue');
