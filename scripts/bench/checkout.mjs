@@ -8,21 +8,32 @@
 //            call, as the SPA's test-payment button does), then PUT /api/checkout/:id/pay {paymentStatus: 'paid',
 //            paymentDetails: {id}} — the step's time includes both
 //   finalize POST /api/checkout/:id/finalize (201 the order)
-// The products are BENCH_PRODUCTS of its own, created through the admin API with BENCH_STOCK units of each variant (images
-// copied from an existing product), so their stock is known exactly; purchase k of buyer b takes product
+// The products are BENCH_PRODUCTS of its own, created through the admin API with BENCH_STOCK units of each variant
+// (images copied from an existing product), so their stock is known exactly; purchase k of buyer b takes product
 // (b + k) mod BENCH_PRODUCTS. Each buyer first makes one warm-up purchase (checked, not timed); a purchase started
 // before the deadline is finished.
-// Prints orders per second, p50/p99 of each step and of the whole purchase, errors by step and status. Then, after
-// BENCH_SETTLE seconds for the events, CHECKS (exit 1 if any fails):
+// First, the DATABASE WORK of a purchase: BENCH_WORK_SAMPLES purchases by one buyer, one step at a time, every
+// service's shop_mongo_commands_total (its GET /metrics: the driver's command monitoring) read before and after each
+// step once the counts stop moving (the events a step publishes handled). Prints the median commands of each step
+// per service, and per purchase by service, collection and command with the steps that send them, plus what the
+// services send in 2 s with no purchase (sweeps on timers). These counts do not depend on the load or the box.
+// Then the timed runs, each buyer one warm-up purchase first: the BARE PURCHASE SERVER (bare-purchase-server.mjs,
+// its own process: plain Node and the MongoDB driver, six commands a purchase, in the fresh database
+// bench_bare_purchase on BENCH_MONGO_URL) with the same buyers, tokens, products and loop, before and after the
+// shop (BENCH_BARE), and the shop through its gateway. Prints per run purchases per second, p50/p99 of each step and
+// of the whole purchase, errors by step and status; for the shop also its database commands per order under that
+// load; and the shop's purchases/s as a percentage of the bare server's (the mean of its runs).
+// Then, after BENCH_SETTLE seconds for the events, CHECKS (exit 1 if any fails):
 //   orders — every checkout the bench paid became exactly one order: each buyer's GET /api/orders/my-orders
 //            checkoutIds hold every paid checkout id once (none missing, no duplicates, none the bench did not pay —
 //            but for checkouts whose pay answered 503 after PayPal took the money, which the service's sweeper
 //            settles and finalizes: run the shop with a short FINALIZE_GRACE_MS and a BENCH_SETTLE beyond it);
 //   stock  — per product, stock before − sum of the quantities of those orders = stock after
-//            (GET /api/admin/products/:id);
+//            (GET /api/admin/products/:id, countInStock: the sum of its variants);
 //   carts  — every buyer's cart is empty (the orders.order.placed event takes the ordered lines out), but for the
 //            lines of a last purchase that failed after its add;
-//   money  — every fake PayPal capture whose PUT …/pay failed was refunded (or the checkout is paid after all).
+//   money  — every fake PayPal capture whose PUT …/pay failed was refunded (or the checkout is paid after all);
+//   bare   — on the bare purchase server, every checkout paid there became exactly one order.
 // It also reports how many cart answers still held lines of an earlier, already finalized purchase (the event had
 // not landed yet, so that checkout bought them again). At the end the bench's products are unpublished; they, the
 // buyers and their orders stay.
@@ -33,8 +44,15 @@
 //   BENCH_DURATION  seconds of purchases, default 20
 //   BENCH_BUYERS    concurrent buyers (each a freshly registered customer), default 20
 //   BENCH_PRODUCTS  products created for the run, default 5
-//   BENCH_STOCK     units of each, default 100000
+//   BENCH_STOCK     units of each variant (4 sizes × 2 colours), default 100000
 //   BENCH_SETTLE    seconds to wait after the run before checking, default 5
+//   BENCH_WORK_SAMPLES  purchases measured one step at a time for the database commands, default 5 (0: none)
+//   BENCH_SCOPE     the stack whose services' /metrics are read, found by its pid files (scripts/lib/procs.mjs:
+//                   the PORT each was started with), default dev (npm start); else DEFAULT_PORTS
+//   BENCH_METRICS_URLS  JSON {service: its /metrics URL}, instead of BENCH_SCOPE
+//   BENCH_BARE      around (default: the bare server before and after the shop), before, after, only (no timed
+//                   shop run), off
+//   BENCH_MONGO_URL the bare server's MongoDB-wire server, default mongodb://127.0.0.1:27017 (npm start's FerretDB)
 //   BENCH_JSON      write the results to this file as JSON too
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
