@@ -26,7 +26,10 @@ function portOf(pid) {
  * started on, or the default port; on the gateway's host.
  */
 export function serviceMetricsUrls({ gateway, scope }) {
-  if (process.env.BENCH_METRICS_URLS) return JSON.parse(process.env.BENCH_METRICS_URLS);
+  if (process.env.BENCH_METRICS_URLS) {
+    const { gateway: _gateway, ...urls } = JSON.parse(process.env.BENCH_METRICS_URLS); // the gateway has no database
+    return urls;
+  }
   const host = new URL(gateway).hostname;
   const running = stackProcesses(scope);
   const urls = {};
