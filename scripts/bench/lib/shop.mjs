@@ -126,7 +126,8 @@ export async function catalogue(prefix = 'bench') {
 }
 
 /**
- * Creates `count` published products through the admin API with `stock` units each (sizes SIZES, colours COLORS),
+ * Creates `count` published products through the admin API with `stock` units of each variant (sizes SIZES ×
+ * colours COLORS; the product's countInStock is their sum),
  * priced £24.99, £31.00, £37.01, … (pence that do not round off); exits when one fails. `name(i)` and `sku(i)` name
  * them. Returns the created products.
  */
@@ -139,13 +140,13 @@ export async function createProducts(token, { count, stock, images, name, sku, d
         name: name(i),
         description,
         price: Number(money(2499 + 601 * i)),
-        countInStock: stock,
         sku: sku(i).toUpperCase(),
         category: 'Top Wear',
         gender: 'Men',
         brand: 'Baltimore Ravens',
         sizes: SIZES,
         colors: COLORS,
+        variants: SIZES.flatMap((size) => COLORS.map((color) => ({ size, color, countInStock: stock }))),
         material: 'Polyester',
         images,
         isPublished: true,

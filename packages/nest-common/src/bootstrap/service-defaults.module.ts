@@ -17,6 +17,7 @@ import { HealthController } from '../health/health.controller';
 import { ROOT_LOGGER } from '../logging/logger';
 import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { MetricsModule } from '../metrics/metrics.module';
+import { MongoCommandMetrics } from '../metrics/mongo-command-metrics';
 import type { Logger } from 'pino';
 import { REDIS, RedisCloser, redisProvider, type RedisClientOptions } from '../redis/redis.provider';
 import { namespacedExchange } from '../rpc/rpc-names';
@@ -49,9 +50,9 @@ export class ServiceDefaultsModule {
         configModule,
         metricsModule,
         MongooseModule.forRootAsync({
-          imports: [configModule],
-          inject: [ServiceConfig],
-          useFactory: (config: ServiceConfig) => {
+          imports: [configModule, metricsModule],
+          inject: [ServiceConfig, MongoCommandMetrics],
+          useFactory: (config: ServiceConfig, commands: MongoCommandMetrics) => {
             // A connection closing while a command is being written must fail it, not hang the driver's monitor.
             installDriverCloseGuard();
             // Mongoose keeps each query's stack as a string (`new Error().stack`) only to explain a "Query was
@@ -70,6 +71,9 @@ export class ServiceDefaultsModule {
               // answered 503 (a stock reservation held for a checkout that had already given up on it).
               bufferCommands: false,
               autoIndex: true,
+              // Every command counted by collection and operation (shop_mongo_commands_total on GET /metrics).
+              monitorCommands: true,
+              onConnectionCreate: (connection: Connection) => commands.watch(connection),
             };
           },
         }),

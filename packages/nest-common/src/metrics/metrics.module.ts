@@ -3,6 +3,7 @@ import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { RpcClient } from '../rpc/rpc-client';
 import { MessagingMetrics } from './messaging-metrics';
 import { Metrics } from './metrics';
+import { MongoCommandMetrics } from './mongo-command-metrics';
 
 /**
  * Gives every RpcClient provider of the application (services build them in factories of their own) the
@@ -26,7 +27,7 @@ class MetricsWiring implements OnModuleInit {
 /**
  * The application's Prometheus metrics: `Metrics` (its registry, for a service's own counters) and
  * `MessagingMetrics` (RabbitMQ traffic, recorded by the event bus, the outbox relay and the RPC client and
- * server). Imported by ServiceDefaultsModule; GET /metrics is served by startServiceApp.
+ * server) and `MongoCommandMetrics` (MongoDB commands, counted on the connection ServiceDefaultsModule opens). Imported by ServiceDefaultsModule; GET /metrics is served by startServiceApp.
  */
 @Global()
 @Module({})
@@ -42,9 +43,14 @@ export class MetricsModule {
           useFactory: (metrics: Metrics) => new MessagingMetrics(metrics),
           inject: [Metrics],
         },
+        {
+          provide: MongoCommandMetrics,
+          useFactory: (metrics: Metrics) => new MongoCommandMetrics(metrics),
+          inject: [Metrics],
+        },
         MetricsWiring,
       ],
-      exports: [Metrics, MessagingMetrics],
+      exports: [Metrics, MessagingMetrics, MongoCommandMetrics],
     };
   }
 }

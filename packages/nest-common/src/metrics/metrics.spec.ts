@@ -1,6 +1,8 @@
 import { Controller, Get, Injectable, Module, NotFoundException, Param, type OnModuleInit } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { getConnectionToken } from '@nestjs/mongoose';
 import amqp from 'amqplib';
+import type { Connection } from 'mongoose';
 import { ServiceDefaultsModule } from '../bootstrap/service-defaults.module';
 import { ServiceConfig } from '../config/service-config';
 import { EventBus } from '../events/event-bus';
@@ -91,6 +93,8 @@ describe('a service’s GET /metrics', () => {
       'shop_rpc_client_requests_total',
       'shop_rpc_server_requests_total',
       'shop_outbox_relayed_total',
+      'shop_mongo_commands_total',
+      'shop_mongo_command_seconds_total',
     ])
       expect(m.names()).toContain(name);
     expect(m.samples.find((s) => s.name === 'process_resident_memory_bytes')?.labels.service).toBe('catalog');
@@ -113,6 +117,18 @@ describe('a service’s GET /metrics', () => {
     const routes = new Set(after.samples.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
     expect([...routes].filter((r) => /a1|b2|missing|no\/such/.test(r))).toEqual([]);
     expect(after.sum('http_requests_total', { route: '/metrics' })).toBe(0);
+  });
+
+  it('counts the MongoDB commands of the connection it opens, by collection and operation', async () => {
+    const db = svc.app.get<Connection>(getConnectionToken()).db!;
+    const before = await scrape();
+    await db.collection('demo_things').insertOne({ name: 'one' });
+    await db.collection('demo_things').findOne({ name: 'one' });
+    const after = await scrape();
+    const moved = (labels: Record<string, string>) =>
+      after.sum('shop_mongo_commands_total', labels) - before.sum('shop_mongo_commands_total', labels);
+    expect(moved({ collection: 'demo_things', op: 'insert' })).toBe(1);
+    expect(moved({ collection: 'demo_things', op: 'find' })).toBe(1);
   });
 
   it('counts RabbitMQ requests on both sides, for a client a service built in its own factory', async () => {
