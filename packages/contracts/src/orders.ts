@@ -19,6 +19,15 @@ export interface OrderStatusEntryJson {
   status: OrderStatus;
   /** ISO time it took effect. */
   at: string;
+  /** The admin who made the change; absent for the shop's own entries (the order placed). */
+  by?: { _id: string; name: string };
+  /** The refund this change made (a paid order cancelled): PayPal's refund id, the amount (GBP). */
+  refund?: { id: string; amount: number };
+  /**
+   * Something that happened without changing the status, e.g. "Refund refused by PayPal: …" — the order kept
+   * its status (`status` repeats it) and its money.
+   */
+  note?: string;
 }
 
 export interface OrderJson {
