@@ -1,3 +1,4 @@
+export * from './admin-lists';
 export * from './cart';
 export * from './catalog';
 export * from './checkout';
