@@ -30,6 +30,7 @@ describe('catalog: admin product management', () => {
     const customer = customerToken(svc);
     const calls = [
       { method: 'GET', path: '/api/admin/products' },
+      { method: 'GET', path: '/api/admin/products?page=1&q=rav&category=Top%20Wear&sort=-price' },
       { method: 'GET', path: `/api/admin/products/${product._id}` },
       { method: 'POST', path: '/api/admin/products', body: newProductBody() },
       { method: 'PUT', path: `/api/admin/products/${product._id}`, body: { name: 'Hacked' } },

@@ -1,6 +1,32 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ADMIN_LIST_LIMIT_DEFAULT,
+  ADMIN_LIST_LIMIT_MAX,
+  ADMIN_LIST_Q_MAX_LENGTH,
+  CATEGORIES,
+  isPagedRequest,
+  parseAdminProductListQuery,
+  PRODUCT_LIST_SORTS,
+  TOTAL_COUNT_HEADER,
+  type ProductJson,
+} from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody } from '@shop/nest-common';
+import type { Request, Response } from 'express';
+import { AdminCatalogue } from './admin-catalogue';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { CatalogConfig } from '../config/catalog.config';
 import { LowStockBody, ProductBody } from './dto/product.response';
@@ -15,13 +41,62 @@ export class AdminProductsController {
   constructor(
     private readonly products: ProductsService,
     private readonly config: CatalogConfig,
+    private readonly adminList: AdminCatalogue,
   ) {}
 
+  /**
+   * Without `page`: every product, newest first, as always. With it: one page of the products matching `q` and the
+   * filters, in the order `sort` asks, and their number in all in the X-Total-Count header.
+   */
   @Get()
-  @ApiOperation({ summary: 'All products, including unpublished' })
-  @ApiOkResponse({ type: [ProductBody] })
-  list() {
-    return this.products.listAll();
+  @ApiOperation({
+    summary: 'All products, including unpublished; paged, searched, filtered and sorted when `page` is given',
+  })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Pages the list (1-based); without it every product is answered and the other parameters are ignored',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: ADMIN_LIST_LIMIT_MAX, default: ADMIN_LIST_LIMIT_DEFAULT },
+  })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    schema: { type: 'string', maxLength: ADMIN_LIST_Q_MAX_LENGTH },
+    description: 'Text in the name, the SKU (the product’s or a variant’s) or the brand, in any case',
+  })
+  @ApiQuery({ name: 'category', required: false, schema: { type: 'string', enum: [...CATEGORIES] } })
+  @ApiQuery({ name: 'published', required: false, schema: { type: 'boolean' } })
+  @ApiQuery({
+    name: 'lowStock',
+    required: false,
+    schema: { type: 'string', example: 'true' },
+    description:
+      'Products with a variant at or below a threshold: `true` (LOW_STOCK_THRESHOLD) or a whole number of units',
+  })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    schema: { type: 'string', enum: PRODUCT_LIST_SORTS.flatMap((f) => [f, `-${f}`]), default: '-createdAt' },
+    description: 'A field, with a leading - for descending; equal values are ordered by id',
+  })
+  @ApiOkResponse({
+    type: [ProductBody],
+    headers: { [TOTAL_COUNT_HEADER]: { description: 'With `page`: how many products match in all' } },
+  })
+  @ApiErrors({ 400: 'A bad page, limit, q, sort or filter (the message says which)' })
+  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ProductJson[]> {
+    const raw = req.query as Record<string, unknown>;
+    if (!isPagedRequest(raw)) return this.products.listAll();
+    const query = parseAdminProductListQuery(raw);
+    if (!query.ok) throw new BadRequestException(query.message);
+    const page = await this.adminList.page(query.value);
+    res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
+    return page.products;
   }
 
   /** The dashboard's list of variants running out. Declared before `:id`, which would take the path otherwise. */

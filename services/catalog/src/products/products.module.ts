@@ -8,6 +8,7 @@ import { MigrationRecord, MigrationRecordSchema } from '../variants/migration.sc
 import { VariantSku, VariantSkuSchema } from '../variants/variant-sku.schema';
 import { VariantSkus } from '../variants/variant-skus';
 import { VariantsMigration } from '../variants/variants.migration';
+import { AdminCatalogue } from './admin-catalogue';
 import { AdminProductsController } from './admin-products.controller';
 import { ProductLocks } from './product-locks';
 import { Product, ProductSchema } from './product.schema';
@@ -28,6 +29,7 @@ import { ProductsService } from './products.service';
   controllers: [ProductsController, AdminProductsController, ProductsMessages],
   providers: [
     ProductsService,
+    AdminCatalogue,
     ProductLocks,
     CatalogCache,
     CatalogueReadModel,

@@ -1,0 +1,113 @@
+import type { StockWrite } from '@shop/catalog-read-model';
+import type { AdminProductListQuery, ProductJson, ProductListSortField } from '@shop/contracts';
+
+/**
+ * One product as the admin list holds it (published or not): its JSON as the admin API shows it, and the fields
+ * the list's search, filters and sorts read. Pure data: admin-catalogue.ts keeps these current.
+ */
+export interface AdminProductRow {
+  readonly id: string;
+  readonly json: string;
+  /** Lower-cased name, brand, and SKUs (the product's and its variants'): what `q` is looked for in. */
+  readonly name: string;
+  readonly brand: string;
+  readonly skus: readonly string[];
+  readonly category: string;
+  readonly isPublished: boolean;
+  readonly pricePence: number;
+  readonly createdAt: number;
+  readonly countInStock: number;
+  /** The stock of its lowest variant (Infinity without variants): `lowStock` keeps rows at or below a threshold. */
+  readonly lowestVariant: number;
+}
+
+function lowestOf(variants: ProductJson['variants']): number {
+  let lowest = Infinity;
+  for (const v of variants ?? []) lowest = Math.min(lowest, v.countInStock);
+  return lowest;
+}
+
+/** A product's row, from its admin JSON (toProductJson) and its price in pence. */
+export function rowOf(product: ProductJson, pricePence: number): AdminProductRow {
+  return {
+    id: product._id,
+    json: JSON.stringify(product),
+    name: product.name.toLowerCase(),
+    brand: (product.brand ?? '').toLowerCase(),
+    skus: [product.sku, ...(product.variants ?? []).map((v) => v.sku)].map((s) => s.toLowerCase()),
+    category: product.category,
+    isPublished: product.isPublished,
+    pricePence,
+    createdAt: Date.parse(product.createdAt),
+    countInStock: product.countInStock,
+    lowestVariant: lowestOf(product.variants),
+  };
+}
+
+/** The row after a stock write (from the catalog's change log): stock in all and per variant, updatedAt. */
+export function withStock(row: AdminProductRow, write: StockWrite): AdminProductRow {
+  const product = JSON.parse(row.json) as ProductJson;
+  product.countInStock = write.countInStock;
+  if (write.variants) product.variants = write.variants;
+  product.updatedAt = write.updatedAt;
+  return {
+    ...row,
+    json: JSON.stringify(product),
+    countInStock: write.countInStock,
+    lowestVariant: lowestOf(product.variants),
+  };
+}
+
+const KEYS: Record<ProductListSortField, (row: AdminProductRow) => number | string> = {
+  name: (row) => row.name,
+  price: (row) => row.pricePence,
+  createdAt: (row) => row.createdAt,
+  countInStock: (row) => row.countInStock,
+};
+
+/** Ascending by the field, then by id (unique), so that equal values never shuffle between pages. */
+export function ascending(field: ProductListSortField): (a: AdminProductRow, b: AdminProductRow) => number {
+  const key = KEYS[field];
+  return (a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+}
+
+/** Whether a row passes the query's search and filters; `threshold` is what `lowStock: 'default'` means. */
+export function matcher(query: AdminProductListQuery, threshold: number): (row: AdminProductRow) => boolean {
+  const q = query.q.toLowerCase();
+  const low = query.lowStock === undefined ? undefined : query.lowStock === 'default' ? threshold : query.lowStock;
+  return (row) =>
+    (query.category === undefined || row.category === query.category) &&
+    (query.published === undefined || row.isPublished === query.published) &&
+    (low === undefined || row.lowestVariant <= low) &&
+    (q === '' || row.name.includes(q) || row.brand.includes(q) || row.skus.some((sku) => sku.includes(q)));
+}
+
+/**
+ * One page of rows already sorted ascending by the query's field (walked backwards for a descending sort), and
+ * how many rows match in all.
+ */
+export function pageOf<R>(
+  sorted: readonly R[],
+  direction: 1 | -1,
+  matches: (row: R) => boolean,
+  page: number,
+  limit: number,
+): { total: number; rows: R[] } {
+  const skip = (page - 1) * limit;
+  const rows: R[] = [];
+  let total = 0;
+  const n = sorted.length;
+  for (let i = 0; i < n; i++) {
+    const row = sorted[direction === 1 ? i : n - 1 - i]!;
+    if (!matches(row)) continue;
+    if (total >= skip && rows.length < limit) rows.push(row);
+    total++;
+  }
+  return { total, rows };
+}
