@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
-import { REQUEST_ID_HEADER } from '@shop/contracts';
+import { REQUEST_ID_HEADER, TOTAL_COUNT_HEADER } from '@shop/contracts';
 import type { GatewayConfig } from './config';
 
 const PAYPAL = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'];
@@ -90,7 +90,8 @@ export function corsPolicy(config: GatewayConfig): RequestHandler | undefined {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
-    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After'],
+    // X-Total-Count: the admin lists' total (the body stays a bare array)
+    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', TOTAL_COUNT_HEADER],
     maxAge: 600,
   });
 }

@@ -67,6 +67,7 @@ describe('security headers and CORS', () => {
     const res = await fetch(`${gw.url}/api/products`, { headers: { origin: 'https://shop.example.com' } });
     expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
     expect(res.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    expect(res.headers.get('access-control-expose-headers')).toContain('X-Total-Count');
 
     const preflight = await fetch(`${gw.url}/api/cart`, {
       method: 'OPTIONS',

@@ -7,13 +7,7 @@ import {
   type ProductJson,
 } from '@shop/contracts';
 import { request, type TestService } from '@shop/nest-common/testing';
-import {
-  adminToken,
-  insertProducts,
-  newProductBody,
-  startCatalog,
-  type ProductFixture,
-} from './catalog.fixtures';
+import { adminToken, insertProducts, newProductBody, startCatalog, type ProductFixture } from './catalog.fixtures';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function random(seed: number): () => number {

@@ -26,6 +26,7 @@ describe('identity: admin user management', () => {
     const customer = await registerCustomer(svc);
     const calls = [
       { method: 'GET', url: users() },
+      { method: 'GET', url: `${users()}?page=1&q=pat&role=customer&sort=-name` },
       { method: 'POST', url: users(), body: { name: 'X', email: uniqueEmail(), password: PASSWORD } },
       { method: 'PUT', url: `${users()}/${customer.id}`, body: { role: 'admin' } },
       { method: 'DELETE', url: `${users()}/${customer.id}` },

@@ -60,13 +60,7 @@ export class AdminCatalogue {
       sorted = [...(rows ?? (await this.loadAll())).values()].sort(ascending(field));
       if (rows) this.sorted.set(field, sorted);
     }
-    const found = pageOf(
-      sorted,
-      direction,
-      matcher(query, this.config.LOW_STOCK_THRESHOLD),
-      query.page,
-      query.limit,
-    );
+    const found = pageOf(sorted, direction, matcher(query, this.config.LOW_STOCK_THRESHOLD), query.page, query.limit);
     return { total: found.total, products: found.rows.map((row) => JSON.parse(row.json) as ProductJson) };
   }
 

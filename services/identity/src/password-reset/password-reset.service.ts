@@ -127,6 +127,7 @@ export class PasswordResetService implements OnModuleInit, OnApplicationShutdown
       try {
         await this.revocations.revokeBefore(record.userId, revokedBefore);
         await this.users.updateOne({ _id: user._id }, { $set: { passwordHash } }).exec();
+        await this.usersService.changed(record.userId); // its updatedAt moved
       } catch (err) {
         // Nothing changed for the customer: the link works again once the failure has passed.
         await this.claims.deleteOne({ _id: tokenHash }).catch(() => undefined);

@@ -1,5 +1,28 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ADMIN_LIST_LIMIT_DEFAULT,
+  ADMIN_LIST_LIMIT_MAX,
+  ADMIN_LIST_Q_MAX_LENGTH,
+  isPagedRequest,
+  parseAdminUserListQuery,
+  ROLES,
+  TOTAL_COUNT_HEADER,
+  USER_LIST_SORTS,
+  type PublicUser,
+} from '@shop/contracts';
 import {
   ApiErrors,
   ApiObjectIdParam,
@@ -10,6 +33,7 @@ import {
   PublicUserBody,
   type AuthUser,
 } from '@shop/nest-common';
+import type { Request, Response } from 'express';
 import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserMessageBody } from './dto/user.responses';
@@ -23,11 +47,51 @@ const userId = new ParseObjectIdPipe('user');
 export class AdminUsersController {
   constructor(private readonly users: UsersService) {}
 
+  /**
+   * Without `page`: every user, newest first, as always. With it: one page of the users matching `q` and `role`,
+   * in the order `sort` asks, and their number in all in the X-Total-Count header.
+   */
   @Get()
-  @ApiOperation({ summary: 'All users (never a password hash)' })
-  @ApiOkResponse({ type: [PublicUserBody] })
-  list() {
-    return this.users.list();
+  @ApiOperation({
+    summary: 'All users (never a password hash); paged, searched, filtered and sorted when `page` is given',
+  })
+  @ApiQuery({
+    name: 'page',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description: 'Pages the list (1-based); without it every user is answered and the other parameters are ignored',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: ADMIN_LIST_LIMIT_MAX, default: ADMIN_LIST_LIMIT_DEFAULT },
+  })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    schema: { type: 'string', maxLength: ADMIN_LIST_Q_MAX_LENGTH },
+    description: 'Text in the name or the email, in any case',
+  })
+  @ApiQuery({ name: 'role', required: false, schema: { type: 'string', enum: [...ROLES] } })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    schema: { type: 'string', enum: USER_LIST_SORTS.flatMap((f) => [f, `-${f}`]), default: '-createdAt' },
+    description: 'A field, with a leading - for descending; equal values are ordered by id',
+  })
+  @ApiOkResponse({
+    type: [PublicUserBody],
+    headers: { [TOTAL_COUNT_HEADER]: { description: 'With `page`: how many users match in all' } },
+  })
+  @ApiErrors({ 400: 'A bad page, limit, q, sort or role (the message says which)' })
+  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<PublicUser[]> {
+    const raw = req.query as Record<string, unknown>;
+    if (!isPagedRequest(raw)) return this.users.list();
+    const query = parseAdminUserListQuery(raw);
+    if (!query.ok) throw new BadRequestException(query.message);
+    const page = await this.users.listPage(query.value);
+    res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
+    return page.users;
   }
 
   @Post()

@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   EVENTS,
+  type AdminUserListQuery,
   type AuthResponse,
   type PublicUser,
   type Role,
@@ -19,6 +20,7 @@ import { RegisterDto } from './dto/register.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { LoginThrottle } from './login-throttle';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password';
+import { UserDirectory } from './user-directory';
 import { toPublicUser, User, UserDocument } from './user.schema';
 
 export const USER_EXISTS = 'User already exists';
@@ -37,6 +39,7 @@ export class UsersService {
     private readonly throttle: LoginThrottle,
     private readonly events: EventBus,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly directory: UserDirectory,
   ) {}
 
   async register(dto: RegisterDto): Promise<AuthResponse> {
@@ -75,6 +78,11 @@ export class UsersService {
     return users.map(toPublicUser);
   }
 
+  /** One page of the admin list, and how many users match in all (see UserDirectory). */
+  listPage(query: AdminUserListQuery): Promise<{ total: number; users: PublicUser[] }> {
+    return this.directory.page(query);
+  }
+
   async create(dto: CreateUserDto): Promise<PublicUser> {
     const user = await this.insert({ ...dto, role: dto.role ?? 'customer' });
     return toPublicUser(user);
@@ -100,6 +108,7 @@ export class UsersService {
         if (isDuplicateKeyError(err)) throw new BadRequestException(USER_EXISTS);
         throw err;
       }
+      await this.directory.changed(userId);
       if (roleChanged) {
         this.events.notify<UserRoleChangedEvent>(EVENTS.identity.userRoleChanged, {
           userId,
@@ -120,6 +129,7 @@ export class UsersService {
       const revokedBefore = Date.now();
       await this.revocations.revokeBefore(userId, revokedBefore);
       await this.users.deleteOne({ _id: user._id }).exec();
+      await this.directory.changed(userId);
       this.events.notify<UserDeletedEvent>(EVENTS.identity.userDeleted, { userId, revokedBefore });
     });
   }
@@ -127,12 +137,15 @@ export class UsersService {
   /** Creates a user unless one with the email exists; the unique index decides races. */
   async insert(input: { name: string; email: string; password: string; role: Role }): Promise<UserDocument> {
     const passwordHash = await hashPassword(input.password);
+    let user: UserDocument;
     try {
-      return await this.users.create({ name: input.name, email: input.email, passwordHash, role: input.role });
+      user = await this.users.create({ name: input.name, email: input.email, passwordHash, role: input.role });
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new BadRequestException(USER_EXISTS);
       throw err;
     }
+    await this.directory.changed(String(user._id));
+    return user;
   }
 
   private async get(userId: string): Promise<UserDocument> {
@@ -146,6 +159,11 @@ export class UsersService {
     if (user.role === 'admin' && (await this.users.countDocuments({ role: 'admin' }).exec()) <= 1) {
       throw new BadRequestException(`You cannot ${action} the last admin`);
     }
+  }
+
+  /** A user was written behind these methods (a password reset): the admin lists must reload it. */
+  changed(userId: string): Promise<void> {
+    return this.directory.changed(userId);
   }
 
   /** What register, login and a password reset answer: the user and a token issued at `iatMs` (now by default). */

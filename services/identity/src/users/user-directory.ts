@@ -1,0 +1,137 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { AdminUserListQuery, PublicUser } from '@shop/contracts';
+import { REDIS } from '@shop/nest-common';
+import type Redis from 'ioredis';
+import type { Model } from 'mongoose';
+import { IdentityConfig } from '../config/identity.config';
+import { ascending, pageOf, rowOf, type UserRow } from './user-list';
+import { toPublicUser, User } from './user.schema';
+
+/** Changes a replica can fall behind by and still catch up from the log. */
+export const USER_CHANGE_LOG_LENGTH = 10_000;
+/** More users changed than this since the copy's version: one full load beats as many lookups. */
+const RELOAD_ABOVE = 200;
+/** How long paged reads skip the version after reading it failed (they go to the database meanwhile). */
+const VERSION_RETRY_MS = 1000;
+
+/** INCR the version, log the user id under it, keep the last ARGV[2] versions. */
+const RECORD = `
+local v = redis.call('incr', KEYS[1])
+redis.call('zadd', KEYS[2], v, v .. ' ' .. ARGV[1])
+redis.call('zremrangebyscore', KEYS[2], '-inf', v - tonumber(ARGV[2]))
+return v`;
+
+/**
+ * The users, in this replica's memory, for the paged admin list. On the development FerretDB a search, a sort,
+ * a skip or a count reads and decodes the whole users collection per query (only `_id` and plain equalities reach
+ * SQLite: docs/performance.md, "Admin lists"), which measured p99 ≈ 5 s at 10,000 users; here a page is a walk
+ * over a sorted array.
+ *
+ * Identity owns the data and may run as several replicas, so every write to a user (register, admin create, edit,
+ * delete, a password reset) records the user's id after the database write, before it answers, in its own Redis
+ * change feed: the counter `<ns>identity:users:version` goes up and `<version> <userId>` joins the sorted set
+ * `<ns>identity:users:changes` (the last 10,000). Each paged read reads the counter and, when it moved, reloads
+ * the users the log names by `_id` (or everything, after a gap or a version that went back). So a write that
+ * finished before a request arrived shows in it, on every replica. The copy is loaded at the first paged read; while
+ * Redis is unreachable paged reads load every user from the database: slow, never stale.
+ */
+@Injectable()
+export class UserDirectory {
+  private readonly logger = new Logger(UserDirectory.name);
+  private readonly keys: { version: string; log: string };
+  private rows?: Map<string, UserRow>;
+  private at = 0;
+  private readonly sorted = new Map<string, UserRow[]>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private versionUnreadableUntil = 0;
+
+  constructor(
+    @InjectModel(User.name) private readonly users: Model<User>,
+    @Inject(REDIS) private readonly redis: Redis,
+    config: IdentityConfig,
+  ) {
+    const ns = config.RABBITMQ_NAMESPACE;
+    this.keys = { version: `${ns}identity:users:version`, log: `${ns}identity:users:changes` };
+  }
+
+  /** A user was written (created, changed or deleted): call after the database write, before answering. */
+  async changed(userId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.redis.eval(RECORD, 2, this.keys.version, this.keys.log, userId, USER_CHANGE_LOG_LENGTH);
+        return;
+      } catch (err) {
+        if (attempt >= 3) {
+          this.logger.error(
+            `user change not recorded: admin lists may show user ${userId} stale: ${(err as Error).message}`,
+          );
+          return;
+        }
+      }
+    }
+  }
+
+  async page(query: AdminUserListQuery): Promise<{ total: number; users: PublicUser[] }> {
+    const rows = await this.current();
+    const field = query.sort.field;
+    let sorted = rows ? this.sorted.get(field) : undefined;
+    if (!sorted) {
+      sorted = [...(rows ?? (await this.loadAll())).values()].sort(ascending(field));
+      if (rows) this.sorted.set(field, sorted);
+    }
+    return pageOf(sorted, query);
+  }
+
+  private async current(): Promise<Map<string, UserRow> | undefined> {
+    if (Date.now() < this.versionUnreadableUntil) return undefined;
+    let version: number;
+    try {
+      version = Number((await this.redis.get(this.keys.version)) ?? 0);
+    } catch {
+      this.versionUnreadableUntil = Date.now() + VERSION_RETRY_MS;
+      return undefined;
+    }
+    if (this.rows && version === this.at) return this.rows;
+    const caughtUp = this.queue.then(() => this.catchUp(version));
+    this.queue = caughtUp.catch(() => undefined);
+    return caughtUp;
+  }
+
+  private async catchUp(version: number): Promise<Map<string, UserRow>> {
+    if (this.rows && version === this.at) return this.rows;
+    const ids = this.rows && version > this.at ? await this.changedSince(this.at, version) : undefined;
+    if (this.rows && ids && ids.size <= RELOAD_ABOVE) {
+      const found = await Promise.all([...ids].map((id) => this.users.findById(id).lean().exec()));
+      for (const [i, id] of [...ids].entries()) {
+        const doc = found[i];
+        if (doc) this.rows.set(id, rowOf(toPublicUser(doc as User & { _id: unknown })));
+        else this.rows.delete(id);
+      }
+    } else {
+      this.rows = await this.loadAll();
+    }
+    this.at = version;
+    this.sorted.clear();
+    return this.rows;
+  }
+
+  /** The ids the log names for versions `from + 1 … to`; undefined when it does not hold them all. */
+  private async changedSince(from: number, to: number): Promise<Set<string> | undefined> {
+    const members = await this.redis.zrangebyscore(this.keys.log, `(${from}`, to);
+    if (members.length !== to - from) return undefined;
+    return new Set(members.map((m) => m.slice(m.indexOf(' ') + 1)));
+  }
+
+  private async loadAll(): Promise<Map<string, UserRow>> {
+    const started = Date.now();
+    const rows = new Map<string, UserRow>();
+    const cursor = this.users.find({}, { passwordHash: 0 }).lean().cursor({ batchSize: 1000 });
+    for await (const doc of cursor) {
+      const row = rowOf(toPublicUser(doc as User & { _id: unknown }));
+      rows.set(row.id, row);
+    }
+    this.logger.log(`admin list loaded: ${rows.size} users in ${Date.now() - started} ms`);
+    return rows;
+  }
+}
