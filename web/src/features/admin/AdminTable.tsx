@@ -6,6 +6,36 @@ import type { ReactNode } from 'react';
 export interface Column {
   label: string;
   align?: 'right';
+  /** The list's sort field this column orders by: its header becomes a button (see DataTable's `sort`). */
+  sortField?: string;
+}
+
+/** A table whose columns sort: the current sort (`name` ascending, `-name` descending) and what a header asks. */
+export interface TableSort {
+  current: string;
+  onSort: (field: string) => void;
+}
+
+function ariaSortOf(field: string, current: string): 'ascending' | 'descending' | 'none' {
+  if (current === field) return 'ascending';
+  if (current === `-${field}`) return 'descending';
+  return 'none';
+}
+
+function SortButton({ column, sort }: { column: Column & { sortField: string }; sort: TableSort }) {
+  const state = ariaSortOf(column.sortField, sort.current);
+  return (
+    <button
+      type="button"
+      onClick={() => sort.onSort(column.sortField)}
+      className={`inline-flex items-center gap-1 rounded font-semibold uppercase hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 ${column.align === 'right' ? 'flex-row-reverse' : ''}`}
+    >
+      {column.label}
+      <span aria-hidden className="text-[10px]">
+        {state === 'ascending' ? '▲' : state === 'descending' ? '▼' : '↕'}
+      </span>
+    </button>
+  );
 }
 
 const cellBase = 'px-4 py-3 align-middle';
@@ -15,7 +45,21 @@ const cellStacked =
   'max-sm:before:text-gray-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]';
 
 /** A named table whose rows become cards on a phone (wider screens scroll it sideways in its own box if need be). */
-export function DataTable({ label, columns, children }: { label: string; columns: Column[]; children: ReactNode }) {
+export function DataTable({
+  label,
+  columns,
+  children,
+  sort,
+  busy = false,
+}: {
+  label: string;
+  columns: Column[];
+  children: ReactNode;
+  /** Makes the columns with a `sortField` sortable (buttons in their headers, with aria-sort). */
+  sort?: TableSort;
+  /** A new page is on its way: the rows shown are the previous ones. */
+  busy?: boolean;
+}) {
   return (
     <div
       className="rounded-lg border border-gray-200 bg-white shadow-sm sm:overflow-x-auto"
@@ -23,7 +67,12 @@ export function DataTable({ label, columns, children }: { label: string; columns
       aria-label={label}
       tabIndex={0}
     >
-      <table role="table" aria-label={label} className="w-full text-left text-sm text-gray-700 max-sm:block">
+      <table
+        role="table"
+        aria-label={label}
+        aria-busy={busy || undefined}
+        className={`w-full text-left text-sm text-gray-700 max-sm:block ${busy ? 'opacity-60' : ''}`}
+      >
         <thead role="rowgroup" className="border-b border-gray-200 bg-gray-100 max-sm:sr-only">
           <tr role="row">
             {columns.map((column) => (
@@ -31,9 +80,14 @@ export function DataTable({ label, columns, children }: { label: string; columns
                 key={column.label}
                 role="columnheader"
                 scope="col"
+                aria-sort={sort && column.sortField ? ariaSortOf(column.sortField, sort.current) : undefined}
                 className={`${cellBase} text-xs font-semibold tracking-wide whitespace-nowrap text-gray-700 uppercase ${column.align === 'right' ? 'text-right' : ''}`}
               >
-                {column.label}
+                {sort && column.sortField ? (
+                  <SortButton column={{ ...column, sortField: column.sortField }} sort={sort} />
+                ) : (
+                  column.label
+                )}
               </th>
             ))}
           </tr>

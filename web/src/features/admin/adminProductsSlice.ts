@@ -1,13 +1,16 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type { Category, Gender, LowStockJson, ProductImageJson, ProductJson, UploadResponse } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
+import { totalOf } from '@/features/admin/listTotal';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
 
 export interface AdminProductsState {
-  /** Every product, published or not (GET /api/admin/products). */
+  /** Every product, published or not (GET /api/admin/products), or the page of them the list page asked for. */
   list: Remote<ProductJson[]>;
+  /** How many products match the list page's query in all (the X-Total-Count header), once answered. */
+  total: number | null;
   /** The product the edit form shows. */
   product: Remote<ProductJson | null>;
   /** True while the edit form is being saved. */
@@ -20,6 +23,7 @@ export interface AdminProductsState {
 
 export const initialAdminProductsState = (): AdminProductsState => ({
   list: remote<ProductJson[]>([]),
+  total: null,
   product: remote<ProductJson | null>(null),
   saving: false,
   deleting: [],
@@ -59,16 +63,22 @@ export interface ProductInput {
 type Config = { rejectValue: string };
 const productPath = (id: string) => `/api/admin/products/${encodeURIComponent(id)}`;
 
-export const fetchAdminProducts = createAsyncThunk<ProductJson[], void, Config>(
-  'adminProducts/fetchList',
-  async (_, { rejectWithValue }) => {
-    try {
-      return (await api.get<ProductJson[]>('/api/admin/products')).data;
-    } catch (error) {
-      return rejectWithValue(errorMessage(error));
-    }
-  },
-);
+/**
+ * The list: every product without parameters; with them (`page`, `limit`, `q`, `category`, `published`, `lowStock`,
+ * `sort`: packages/contracts admin-lists.ts) one page, and the total the server counted.
+ */
+export const fetchAdminProducts = createAsyncThunk<
+  { products: ProductJson[]; total: number },
+  Record<string, string> | void,
+  Config
+>('adminProducts/fetchList', async (params, { rejectWithValue }) => {
+  try {
+    const res = await api.get<ProductJson[]>('/api/admin/products', params ? { params } : undefined);
+    return { products: res.data, total: totalOf(res.headers, res.data.length) };
+  } catch (error) {
+    return rejectWithValue(errorMessage(error));
+  }
+});
 
 export const fetchLowStock = createAsyncThunk<LowStockJson, void, Config>(
   'adminProducts/fetchLowStock',
@@ -152,7 +162,8 @@ const adminProductsSlice = createSlice({
       .addCase(fetchAdminProducts.fulfilled, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;
         state.list.status = 'succeeded';
-        state.list.data = action.payload;
+        state.list.data = action.payload.products;
+        state.total = action.payload.total;
       })
       .addCase(fetchAdminProducts.rejected, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;
@@ -200,6 +211,7 @@ const adminProductsSlice = createSlice({
       .addCase(createProduct.fulfilled, (state, action) => {
         state.saving = false;
         state.list.data.unshift(action.payload);
+        if (state.total !== null) state.total += 1;
         state.product = { ...remote<ProductJson | null>(action.payload), status: 'succeeded' };
       })
       .addCase(createProduct.rejected, (state) => {
@@ -226,7 +238,9 @@ const adminProductsSlice = createSlice({
       })
       .addCase(deleteProduct.fulfilled, (state, action) => {
         state.deleting = state.deleting.filter((id) => id !== action.meta.arg);
+        const before = state.list.data.length;
         state.list.data = state.list.data.filter((p) => p._id !== action.payload);
+        if (state.total !== null && state.list.data.length < before) state.total -= 1;
         if (state.product.data?._id === action.payload) state.product = remote<ProductJson | null>(null);
       })
       .addCase(deleteProduct.rejected, (state, action) => {

@@ -1,12 +1,16 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type { PublicUser, Role } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
+import { totalOf } from '@/features/admin/listTotal';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
 
 export interface AdminUsersState {
+  /** Every user, or the page of them the list page asked for. */
   list: Remote<PublicUser[]>;
+  /** How many users match the list page's query in all (the X-Total-Count header), once answered. */
+  total: number | null;
   /** True while the add-user form is being sent. */
   adding: boolean;
   /** Users a role change or a deletion is in flight for. */
@@ -15,6 +19,7 @@ export interface AdminUsersState {
 
 export const initialAdminUsersState = (): AdminUsersState => ({
   list: remote<PublicUser[]>([]),
+  total: null,
   adding: false,
   busy: [],
 });
@@ -29,16 +34,22 @@ export interface NewUser {
   role: Role;
 }
 
-export const fetchUsers = createAsyncThunk<PublicUser[], void, Config>(
-  'adminUsers/fetch',
-  async (_, { rejectWithValue }) => {
-    try {
-      return (await api.get<PublicUser[]>('/api/admin/users')).data;
-    } catch (error) {
-      return rejectWithValue(errorMessage(error));
-    }
-  },
-);
+/**
+ * The list: every user without parameters; with them (`page`, `limit`, `q`, `role`, `sort`: packages/contracts
+ * admin-lists.ts) one page, and the total the server counted.
+ */
+export const fetchUsers = createAsyncThunk<
+  { users: PublicUser[]; total: number },
+  Record<string, string> | void,
+  Config
+>('adminUsers/fetch', async (params, { rejectWithValue }) => {
+  try {
+    const res = await api.get<PublicUser[]>('/api/admin/users', params ? { params } : undefined);
+    return { users: res.data, total: totalOf(res.headers, res.data.length) };
+  } catch (error) {
+    return rejectWithValue(errorMessage(error));
+  }
+});
 
 /** POST /api/admin/users answers `{message, user}`. */
 export const addUser = createAsyncThunk<PublicUser, NewUser, Config>(
@@ -97,7 +108,8 @@ const adminUsersSlice = createSlice({
       .addCase(fetchUsers.fulfilled, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;
         state.list.status = 'succeeded';
-        state.list.data = action.payload;
+        state.list.data = action.payload.users;
+        state.total = action.payload.total;
       })
       .addCase(fetchUsers.rejected, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;
@@ -110,6 +122,7 @@ const adminUsersSlice = createSlice({
       .addCase(addUser.fulfilled, (state, action) => {
         state.adding = false;
         state.list.data = [action.payload, ...state.list.data.filter((u) => u._id !== action.payload._id)];
+        if (state.total !== null) state.total += 1;
       })
       .addCase(addUser.rejected, (state) => {
         state.adding = false;
@@ -128,7 +141,9 @@ const adminUsersSlice = createSlice({
       })
       .addCase(deleteUser.fulfilled, (state, action) => {
         done(state, action.meta.arg);
+        const before = state.list.data.length;
         state.list.data = state.list.data.filter((u) => u._id !== action.payload);
+        if (state.total !== null && state.list.data.length < before) state.total -= 1;
       })
       .addCase(deleteUser.rejected, (state, action) => done(state, action.meta.arg));
   },

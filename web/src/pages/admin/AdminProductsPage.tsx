@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import type { ProductJson } from '@shop/contracts';
+import { CATEGORIES, PRODUCT_LIST_DEFAULT_SORT, sortParam, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { deleteProduct, fetchAdminProducts, selectAdminProducts } from '@/features/admin/adminProductsSlice';
-import { AdminHeading, Empty, ErrorNotice, ListFilter, Loading } from '@/features/admin/AdminStates';
+import { FilterSelect, ListToolbar, nextSort, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
+import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -85,6 +86,9 @@ function ProductRow({ product }: { product: ProductJson }) {
       >
         {product.countInStock === 0 ? 'Out of stock' : product.countInStock}
       </Cell>
+      <Cell label="Added" className="whitespace-nowrap tabular-nums">
+        {ADDED.format(new Date(product.createdAt))}
+      </Cell>
       <Cell
         label="Sold-out variants"
         align="right"
@@ -116,32 +120,45 @@ function ProductRow({ product }: { product: ProductJson }) {
   );
 }
 
+const ADDED = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
 const PRODUCT_COLUMNS = [
   { label: 'Image' },
-  { label: 'Name' },
-  { label: 'Price', align: 'right' as const },
+  { label: 'Name', sortField: 'name' },
+  { label: 'Price', align: 'right' as const, sortField: 'price' },
   { label: 'SKU' },
-  { label: 'Stock', align: 'right' as const },
+  { label: 'Stock', align: 'right' as const, sortField: 'countInStock' },
+  { label: 'Added', sortField: 'createdAt' },
   { label: 'Sold-out variants', align: 'right' as const },
   { label: 'Actions' },
 ];
 
-/** /admin/products (SPEC §6): every product, published or not; edit, delete after confirming, add. */
+/** What the list takes besides `page` (packages/contracts admin-lists.ts). */
+const LIST_PARAMS = ['limit', 'q', 'category', 'published', 'lowStock', 'sort'] as const;
+const DEFAULT_SORT = sortParam(PRODUCT_LIST_DEFAULT_SORT);
+const CATEGORY_OPTIONS = [['', 'All categories'], ...CATEGORIES.map((c) => [c, c] as const)] as const;
+const STATUS_OPTIONS = [
+  ['', 'All'],
+  ['true', 'Published'],
+  ['false', 'Draft'],
+] as const;
+
+/**
+ * /admin/products (SPEC §6): every product, published or not, a page at a time — searched (name, SKU, brand),
+ * filtered and sorted by the server, the view in the query string; edit, delete after confirming, add.
+ */
 export default function AdminProductsPage() {
   usePageMeta('Product management');
   const dispatch = useAppDispatch();
-  const { list } = useAppSelector(selectAdminProducts);
-  const [query, setQuery] = useState('');
-  const load = () => void dispatch(fetchAdminProducts());
+  const { list, total } = useAppSelector(selectAdminProducts);
+  const view = useListView(LIST_PARAMS, { sort: DEFAULT_SORT });
+  const key = new URLSearchParams(view.params).toString();
+  const load = () => void dispatch(fetchAdminProducts(view.params));
   useEffect(() => {
-    void dispatch(fetchAdminProducts());
-  }, [dispatch]);
-
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (!q) return list.data;
-    return list.data.filter((p) => p.name.toLowerCase().includes(q) || p.sku.toLowerCase().includes(q));
-  }, [list.data, query]);
+    void dispatch(fetchAdminProducts(Object.fromEntries(new URLSearchParams(key))));
+  }, [dispatch, key]);
+  const filtered = ['q', 'category', 'published', 'lowStock'].some((name) => view.get(name) !== '');
+  const shown = list.status !== 'failed' && total !== null;
 
   return (
     <>
@@ -153,29 +170,60 @@ export default function AdminProductsPage() {
           Add product
         </Link>
       </AdminHeading>
+      <ListToolbar>
+        <SearchBox
+          label="Search products"
+          placeholder="Name, SKU or brand"
+          value={view.get('q')}
+          onSearch={(q) => view.set({ q })}
+        />
+        <FilterSelect
+          label="Category"
+          value={view.get('category')}
+          options={CATEGORY_OPTIONS}
+          onChange={(category) => view.set({ category })}
+        />
+        <FilterSelect
+          label="Status"
+          value={view.get('published')}
+          options={STATUS_OPTIONS}
+          onChange={(published) => view.set({ published })}
+        />
+        <label className="flex items-center gap-2 text-sm font-semibold">
+          <input
+            type="checkbox"
+            checked={view.get('lowStock') === 'true'}
+            onChange={(e) => view.set({ lowStock: e.target.checked ? 'true' : '' })}
+            className="h-4 w-4"
+          />
+          Low stock
+        </label>
+      </ListToolbar>
       {list.status === 'failed' && <ErrorNotice message={list.error ?? 'Something went wrong'} onRetry={load} />}
       {list.status === 'loading' && !list.data.length && <Loading label="Loading products..." />}
-      {list.status === 'succeeded' && !list.data.length && <Empty>No Products found.</Empty>}
-      {list.data.length > 0 && (
-        <>
-          <ListFilter
-            value={query}
-            onChange={setQuery}
-            placeholder="Name or SKU"
-            shown={shown.length}
-            total={list.data.length}
-            noun={['product', 'products']}
-          />
-          {shown.length === 0 ? (
-            <Empty>No Products found.</Empty>
-          ) : (
-            <DataTable label="Products" columns={PRODUCT_COLUMNS}>
-              {shown.map((product) => (
-                <ProductRow key={product._id} product={product} />
-              ))}
-            </DataTable>
-          )}
-        </>
+      {list.status === 'succeeded' && !list.data.length && (
+        <Empty>{filtered ? 'No products match.' : 'No Products found.'}</Empty>
+      )}
+      {list.data.length > 0 && list.status !== 'failed' && (
+        <DataTable
+          label="Products"
+          columns={PRODUCT_COLUMNS}
+          busy={list.status === 'loading'}
+          sort={{ current: view.get('sort'), onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }) }}
+        >
+          {list.data.map((product) => (
+            <ProductRow key={product._id} product={product} />
+          ))}
+        </DataTable>
+      )}
+      {shown && (
+        <Pager
+          label="Products pages"
+          page={view.page}
+          limit={view.limit}
+          total={total}
+          onPage={(page) => view.set({ page: String(page) })}
+        />
       )}
     </>
   );

@@ -1,8 +1,16 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { PASSWORD_MIN_LENGTH, ROLES, type PublicUser, type Role } from '@shop/contracts';
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  PASSWORD_MIN_LENGTH,
+  ROLES,
+  sortParam,
+  USER_LIST_DEFAULT_SORT,
+  type PublicUser,
+  type Role,
+} from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { addUser, deleteUser, fetchUsers, selectAdminUsers, updateUser } from '@/features/admin/adminUsersSlice';
-import { AdminHeading, Empty, ErrorNotice, ListFilter, Loading } from '@/features/admin/AdminStates';
+import { FilterSelect, ListToolbar, nextSort, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
+import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
 import { Field } from '@/features/auth/AuthLayout';
 import { notify } from '@/lib/notify';
@@ -146,6 +154,9 @@ function UserRow({ user, me }: { user: PublicUser; me: boolean }) {
           ))}
         </select>
       </Cell>
+      <Cell label="Joined" className="whitespace-nowrap tabular-nums">
+        {user.createdAt ? JOINED.format(new Date(user.createdAt)) : ''}
+      </Cell>
       <Cell label="Actions">
         <button
           type="button"
@@ -161,24 +172,39 @@ function UserRow({ user, me }: { user: PublicUser; me: boolean }) {
   );
 }
 
-const USER_COLUMNS = [{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Actions' }];
+const JOINED = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
-/** /admin/users (SPEC §6): add users, change a role between customer and admin, delete after confirming. */
+const USER_COLUMNS = [
+  { label: 'Name', sortField: 'name' },
+  { label: 'Email', sortField: 'email' },
+  { label: 'Role' },
+  { label: 'Joined', sortField: 'createdAt' },
+  { label: 'Actions' },
+];
+
+/** What the list takes besides `page` (packages/contracts admin-lists.ts). */
+const LIST_PARAMS = ['limit', 'q', 'role', 'sort'] as const;
+const DEFAULT_SORT = sortParam(USER_LIST_DEFAULT_SORT);
+const ROLE_OPTIONS = [['', 'All roles'], ...ROLES.map((role) => [role, ROLE_LABELS[role]] as const)] as const;
+
+/**
+ * /admin/users (SPEC §6): add users, change a role between customer and admin, delete after confirming. The list
+ * comes a page at a time — searched (name, email), filtered by role and sorted by the server, the view in the
+ * query string.
+ */
 export default function AdminUsersPage() {
   usePageMeta('User management');
   const dispatch = useAppDispatch();
-  const { list } = useAppSelector(selectAdminUsers);
+  const { list, total } = useAppSelector(selectAdminUsers);
   const myId = useAppSelector((s) => s.auth.user?._id);
-  const [query, setQuery] = useState('');
-  const load = () => void dispatch(fetchUsers());
+  const view = useListView(LIST_PARAMS, { sort: DEFAULT_SORT });
+  const key = new URLSearchParams(view.params).toString();
+  const load = () => void dispatch(fetchUsers(view.params));
   useEffect(() => {
-    void dispatch(fetchUsers());
-  }, [dispatch]);
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (!q) return list.data;
-    return list.data.filter((u) => u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
-  }, [list.data, query]);
+    void dispatch(fetchUsers(Object.fromEntries(new URLSearchParams(key))));
+  }, [dispatch, key]);
+  const filtered = view.get('q') !== '' || view.get('role') !== '';
+  const shown = list.status !== 'failed' && total !== null;
 
   return (
     <>
@@ -189,29 +215,48 @@ export default function AdminUsersPage() {
           <h2 id="users-heading" className="mb-4 text-xl font-bold">
             Users
           </h2>
+          <ListToolbar>
+            <SearchBox
+              label="Search users"
+              placeholder="Name or email"
+              value={view.get('q')}
+              onSearch={(q) => view.set({ q })}
+            />
+            <FilterSelect
+              label="Show"
+              value={view.get('role')}
+              options={ROLE_OPTIONS}
+              onChange={(role) => view.set({ role })}
+            />
+          </ListToolbar>
           {list.status === 'failed' && <ErrorNotice message={list.error ?? 'Something went wrong'} onRetry={load} />}
           {list.status === 'loading' && !list.data.length && <Loading label="Loading users..." />}
-          {list.status === 'succeeded' && !list.data.length && <Empty>No users found.</Empty>}
-          {list.data.length > 0 && (
-            <>
-              <ListFilter
-                value={query}
-                onChange={setQuery}
-                placeholder="Name or email"
-                shown={shown.length}
-                total={list.data.length}
-                noun={['user', 'users']}
-              />
-              {shown.length === 0 ? (
-                <Empty>No users match.</Empty>
-              ) : (
-                <DataTable label="Users" columns={USER_COLUMNS}>
-                  {shown.map((user) => (
-                    <UserRow key={user._id} user={user} me={user._id === myId} />
-                  ))}
-                </DataTable>
-              )}
-            </>
+          {list.status === 'succeeded' && !list.data.length && (
+            <Empty>{filtered ? 'No users match.' : 'No users found.'}</Empty>
+          )}
+          {list.data.length > 0 && list.status !== 'failed' && (
+            <DataTable
+              label="Users"
+              columns={USER_COLUMNS}
+              busy={list.status === 'loading'}
+              sort={{
+                current: view.get('sort'),
+                onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }),
+              }}
+            >
+              {list.data.map((user) => (
+                <UserRow key={user._id} user={user} me={user._id === myId} />
+              ))}
+            </DataTable>
+          )}
+          {shown && (
+            <Pager
+              label="Users pages"
+              page={view.page}
+              limit={view.limit}
+              total={total}
+              onPage={(page) => view.set({ page: String(page) })}
+            />
           )}
         </section>
       </div>
