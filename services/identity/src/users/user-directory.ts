@@ -14,6 +14,8 @@ export const USER_CHANGE_LOG_LENGTH = 10_000;
 const RELOAD_ABOVE = 200;
 /** How long paged reads skip the version after reading it failed (they go to the database meanwhile). */
 const VERSION_RETRY_MS = 1000;
+/** How often changes Redis could not take are offered again. */
+const RECORD_RETRY_MS = 1000;
 
 /** INCR the version, log the user id under it, keep the last ARGV[2] versions. */
 const RECORD = `
@@ -34,7 +36,8 @@ return v`;
  * `<ns>identity:users:changes` (the last 10,000). Each paged read reads the counter and, when it moved, reloads
  * the users the log names by `_id` (or everything, after a gap or a version that went back). So a write that
  * finished before a request arrived shows in it, on every replica. The copy is loaded at the first paged read; while
- * Redis is unreachable paged reads load every user from the database: slow, never stale.
+ * Redis is unreachable paged reads load every user from the database (slow, never stale), and the copy is dropped:
+ * it is loaded again once the version can be read.
  */
 @Injectable()
 export class UserDirectory {
@@ -45,6 +48,9 @@ export class UserDirectory {
   private readonly sorted = new Map<string, UserRow[]>();
   private queue: Promise<unknown> = Promise.resolve();
   private versionUnreadableUntil = 0;
+  /** Users written while Redis could not record it (see changed). */
+  private readonly unrecorded = new Set<string>();
+  private retry?: NodeJS.Timeout;
 
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
@@ -55,21 +61,37 @@ export class UserDirectory {
     this.keys = { version: `${ns}identity:users:version`, log: `${ns}identity:users:changes` };
   }
 
-  /** A user was written (created, changed or deleted): call after the database write, before answering. */
+  /**
+   * A user was written (created, changed or deleted): call after the database write, before answering. While
+   * Redis is unreachable the id waits in this process and is recorded as soon as Redis answers again (every
+   * second), so that the write does not wait on Redis; the replicas meanwhile answer paged reads from the
+   * database, and drop their copies (see current).
+   */
   async changed(userId: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.redis.eval(RECORD, 2, this.keys.version, this.keys.log, userId, USER_CHANGE_LOG_LENGTH);
-        return;
-      } catch (err) {
-        if (attempt >= 3) {
-          this.logger.error(
-            `user change not recorded: admin lists may show user ${userId} stale: ${(err as Error).message}`,
-          );
-          return;
-        }
+    this.unrecorded.add(userId);
+    await this.record();
+  }
+
+  private async record(): Promise<void> {
+    if (this.redis.status !== 'ready') return this.recordLater();
+    try {
+      for (const id of [...this.unrecorded]) {
+        await this.redis.eval(RECORD, 2, this.keys.version, this.keys.log, id, USER_CHANGE_LOG_LENGTH);
+        this.unrecorded.delete(id);
       }
+    } catch (err) {
+      this.logger.warn(`user changes not recorded yet (${this.unrecorded.size}): ${(err as Error).message}`);
+      this.recordLater();
     }
+  }
+
+  private recordLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.record();
+    }, RECORD_RETRY_MS);
+    this.retry.unref();
   }
 
   async page(query: AdminUserListQuery): Promise<{ total: number; users: PublicUser[] }> {
@@ -84,12 +106,18 @@ export class UserDirectory {
   }
 
   private async current(): Promise<Map<string, UserRow> | undefined> {
-    if (Date.now() < this.versionUnreadableUntil) return undefined;
+    if (Date.now() < this.versionUnreadableUntil || this.redis.status !== 'ready') {
+      this.rows = undefined;
+      return undefined;
+    }
     let version: number;
     try {
       version = Number((await this.redis.get(this.keys.version)) ?? 0);
     } catch {
       this.versionUnreadableUntil = Date.now() + VERSION_RETRY_MS;
+      // Writes made meanwhile may never reach the log (a replica that stopped before Redis came back): the copy
+      // is loaded again once the version can be read.
+      this.rows = undefined;
       return undefined;
     }
     if (this.rows && version === this.at) return this.rows;
@@ -99,21 +127,23 @@ export class UserDirectory {
   }
 
   private async catchUp(version: number): Promise<Map<string, UserRow>> {
-    if (this.rows && version === this.at) return this.rows;
-    const ids = this.rows && version > this.at ? await this.changedSince(this.at, version) : undefined;
-    if (this.rows && ids && ids.size <= RELOAD_ABOVE) {
+    let rows = this.rows;
+    if (rows && version === this.at) return rows;
+    const ids = rows && version > this.at ? await this.changedSince(this.at, version) : undefined;
+    if (rows && ids && ids.size <= RELOAD_ABOVE) {
       const found = await Promise.all([...ids].map((id) => this.users.findById(id).lean().exec()));
       for (const [i, id] of [...ids].entries()) {
         const doc = found[i];
-        if (doc) this.rows.set(id, rowOf(toPublicUser(doc as User & { _id: unknown })));
-        else this.rows.delete(id);
+        if (doc) rows.set(id, rowOf(toPublicUser(doc as User & { _id: unknown })));
+        else rows.delete(id);
       }
     } else {
-      this.rows = await this.loadAll();
+      rows = await this.loadAll();
     }
+    this.rows = rows;
     this.at = version;
     this.sorted.clear();
-    return this.rows;
+    return rows;
   }
 
   /** The ids the log names for versions `from + 1 … to`; undefined when it does not hold them all. */
