@@ -12,6 +12,11 @@ import { Product, type LeanProduct } from './product.schema';
 
 /** More products edited than this since the copy's version: one full load beats as many lookups. */
 const RELOAD_ABOVE = 200;
+/**
+ * Documents per batch of a full load: each batch is one round trip that must answer within the driver's socket
+ * timeout (2.5 s) even on a busy development box, where FerretDB decodes every document in Go.
+ */
+const LOAD_BATCH = 250;
 /** How long paged reads skip the catalog version after reading it failed (they go to the database meanwhile). */
 const VERSION_RETRY_MS = 1000;
 
@@ -123,7 +128,7 @@ export class AdminCatalogue {
   private async loadAll(): Promise<Map<string, AdminProductRow>> {
     const started = Date.now();
     const rows = new Map<string, AdminProductRow>();
-    const cursor = this.products.find({}, PRODUCT_PROJECTION).lean<LeanProduct>().cursor({ batchSize: 1000 });
+    const cursor = this.products.find({}, PRODUCT_PROJECTION).lean<LeanProduct>().cursor({ batchSize: LOAD_BATCH });
     for await (const doc of cursor) {
       const row = this.rowOf(doc as LeanProduct);
       rows.set(row.id, row);

@@ -12,10 +12,20 @@ import { toPublicUser, User } from './user.schema';
 export const USER_CHANGE_LOG_LENGTH = 10_000;
 /** More users changed than this since the copy's version: one full load beats as many lookups. */
 const RELOAD_ABOVE = 200;
+/**
+ * Documents per batch of a full load: each batch is one round trip that must answer within the driver's socket
+ * timeout (2.5 s) even on a busy development box, where FerretDB decodes every document in Go.
+ */
+const LOAD_BATCH = 250;
 /** How long paged reads skip the version after reading it failed (they go to the database meanwhile). */
 const VERSION_RETRY_MS = 1000;
 /** How often changes Redis could not take are offered again. */
 const RECORD_RETRY_MS = 1000;
+
+/** The Redis keys of identity's user change feed (see UserDirectory). */
+export function userFeedKeysOf(namespace: string): { version: string; log: string } {
+  return { version: `${namespace}identity:users:version`, log: `${namespace}identity:users:changes` };
+}
 
 /** INCR the version, log the user id under it, keep the last ARGV[2] versions. */
 const RECORD = `
@@ -57,8 +67,7 @@ export class UserDirectory {
     @Inject(REDIS) private readonly redis: Redis,
     config: IdentityConfig,
   ) {
-    const ns = config.RABBITMQ_NAMESPACE;
-    this.keys = { version: `${ns}identity:users:version`, log: `${ns}identity:users:changes` };
+    this.keys = userFeedKeysOf(config.RABBITMQ_NAMESPACE);
   }
 
   /**
@@ -156,7 +165,7 @@ export class UserDirectory {
   private async loadAll(): Promise<Map<string, UserRow>> {
     const started = Date.now();
     const rows = new Map<string, UserRow>();
-    const cursor = this.users.find({}, { passwordHash: 0 }).lean().cursor({ batchSize: 1000 });
+    const cursor = this.users.find({}, { passwordHash: 0 }).lean().cursor({ batchSize: LOAD_BATCH });
     for await (const doc of cursor) {
       const row = rowOf(toPublicUser(doc as User & { _id: unknown }));
       rows.set(row.id, row);
