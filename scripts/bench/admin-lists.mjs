@@ -143,6 +143,11 @@ async function stopService(svc, service) {
   }
 }
 
+function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024);
+}
+
 async function get(base, url) {
   const res = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   const body = await res.json();
@@ -259,10 +264,11 @@ console.log(
 // ---------------------------------------------------------------- products (catalog)
 const catalog = await startService('catalog', CATALOG_PORT, PRODUCTS);
 try {
+  const rssBefore = rssMb(catalog.child.pid);
   const started = performance.now();
   const first = await get(catalog.base, '/api/admin/products?page=1&limit=100');
   console.log(
-    `  catalog: seeded in ${(catalog.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}`,
+    `  catalog: seeded in ${(catalog.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(catalog.child.pid)} MB`,
   );
   const rnd = prng(1);
   const words = [...new Set(first.body.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length > 3))];
@@ -301,10 +307,11 @@ try {
 // ---------------------------------------------------------------- users (identity)
 const identity = await startService('identity', IDENTITY_PORT, USERS);
 try {
+  const rssBefore = rssMb(identity.child.pid);
   const started = performance.now();
   const first = await get(identity.base, '/api/admin/users?page=1&limit=100');
   console.log(
-    `\n  identity: seeded in ${(identity.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}`,
+    `\n  identity: seeded in ${(identity.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(identity.child.pid)} MB`,
   );
   const rnd = prng(2);
   const terms = ['ada', 'stone', 'synthetic.12', 'Jordan Park', 'rivera', 'lee', 'synthetic.9999', 'okafor'];

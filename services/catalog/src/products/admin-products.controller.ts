@@ -86,7 +86,12 @@ export class AdminProductsController {
   })
   @ApiOkResponse({
     type: [ProductBody],
-    headers: { [TOTAL_COUNT_HEADER]: { description: 'With `page`: how many products match in all' } },
+    headers: {
+      [TOTAL_COUNT_HEADER]: {
+        description: 'With `page`: how many products match in all',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
   })
   @ApiErrors({ 400: 'A bad page, limit, q, sort or filter (the message says which)' })
   async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ProductJson[]> {

@@ -142,6 +142,11 @@ ProductSchema.index({ sizes: 1 });
 ProductSchema.index({ colors: 1 });
 ProductSchema.index({ pricePence: 1 });
 ProductSchema.index({ soldCount: -1, rating: -1 });
+// The admin list's orders (issue 25): the unpaged list reads newest first; a list answered from MongoDB (a
+// deployment without the in-memory copy, or the copy's full load sorted) sorts by these, ties by _id.
+ProductSchema.index({ createdAt: -1, _id: -1 });
+ProductSchema.index({ name: 1, _id: 1 });
+ProductSchema.index({ countInStock: 1, _id: 1 });
 
 /** How many stock operation keys a product remembers. */
 export const STOCK_JOURNAL_LENGTH = 200;

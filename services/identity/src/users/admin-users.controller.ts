@@ -81,7 +81,12 @@ export class AdminUsersController {
   })
   @ApiOkResponse({
     type: [PublicUserBody],
-    headers: { [TOTAL_COUNT_HEADER]: { description: 'With `page`: how many users match in all' } },
+    headers: {
+      [TOTAL_COUNT_HEADER]: {
+        description: 'With `page`: how many users match in all',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
   })
   @ApiErrors({ 400: 'A bad page, limit, q, sort or role (the message says which)' })
   async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<PublicUser[]> {

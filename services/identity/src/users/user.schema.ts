@@ -24,6 +24,10 @@ export class User {
 export type UserDocument = HydratedDocument<User>;
 export const UserSchema = SchemaFactory.createForClass(User);
 UserSchema.index({ role: 1 });
+// The admin list's orders (issue 25): the unpaged list reads newest first; a list answered from MongoDB sorts by
+// these, ties by _id (email is unique, and so ordered by its own index).
+UserSchema.index({ createdAt: -1, _id: -1 });
+UserSchema.index({ name: 1, _id: 1 });
 
 /** The only shape a user leaves this service in: no password hash, ever. */
 export function toPublicUser(user: UserDocument | (User & { _id: unknown })): PublicUser {

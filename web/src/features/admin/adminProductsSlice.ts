@@ -1,7 +1,7 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type { Category, Gender, LowStockJson, ProductImageJson, ProductJson, UploadResponse } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
-import { totalOf } from '@/features/admin/listTotal';
+import { listPageOf, totalOf, type ListPage } from '@/features/admin/listTotal';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
@@ -11,6 +11,8 @@ export interface AdminProductsState {
   list: Remote<ProductJson[]>;
   /** How many products match the list page's query in all (the X-Total-Count header), once answered. */
   total: number | null;
+  /** The page and rows per page of the list shown (what "N–M of T" counts), once answered. */
+  shown: ListPage | null;
   /** The product the edit form shows. */
   product: Remote<ProductJson | null>;
   /** True while the edit form is being saved. */
@@ -24,6 +26,7 @@ export interface AdminProductsState {
 export const initialAdminProductsState = (): AdminProductsState => ({
   list: remote<ProductJson[]>([]),
   total: null,
+  shown: null,
   product: remote<ProductJson | null>(null),
   saving: false,
   deleting: [],
@@ -164,6 +167,7 @@ const adminProductsSlice = createSlice({
         state.list.status = 'succeeded';
         state.list.data = action.payload.products;
         state.total = action.payload.total;
+        state.shown = listPageOf(action.meta.arg);
       })
       .addCase(fetchAdminProducts.rejected, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;

@@ -16,6 +16,24 @@ describe('admin users slice', () => {
   it('lists the users', async () => {
     const store = await storeWithUsers();
     expect(selectAdminUsers(store.getState()).list).toMatchObject({ status: 'succeeded', data: [admin, fan] });
+    // without page the total is the rows
+    expect(selectAdminUsers(store.getState())).toMatchObject({ total: 2, shown: { page: 1, limit: 25 } });
+  });
+
+  it('asks for a page with its parameters and keeps the total of X-Total-Count and the page it shows', async () => {
+    const calls = fakeApi({ 'GET /api/admin/users': { body: [fan], headers: { 'X-Total-Count': '31' } } });
+    const store = makeStore();
+    await store.dispatch(fetchUsers({ page: '4', limit: '10', q: 'fan', sort: '-email' }));
+    expect(calls[0].params).toEqual({ page: '4', limit: '10', q: 'fan', sort: '-email' });
+    expect(selectAdminUsers(store.getState())).toMatchObject({
+      list: { status: 'succeeded', data: [fan] },
+      total: 31,
+      shown: { page: 4, limit: 10 },
+    });
+    // a deletion on the page takes one off the total
+    fakeApi({ [`DELETE /api/admin/users/${fan._id}`]: { body: { message: 'User deleted successfully' } } });
+    await store.dispatch(deleteUser(fan._id));
+    expect(selectAdminUsers(store.getState()).total).toBe(30);
   });
 
   it('adds a user (read from the answer’s user) at the top of the list', async () => {

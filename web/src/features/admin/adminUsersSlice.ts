@@ -1,7 +1,7 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type { PublicUser, Role } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
-import { totalOf } from '@/features/admin/listTotal';
+import { listPageOf, totalOf, type ListPage } from '@/features/admin/listTotal';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
@@ -11,6 +11,8 @@ export interface AdminUsersState {
   list: Remote<PublicUser[]>;
   /** How many users match the list page's query in all (the X-Total-Count header), once answered. */
   total: number | null;
+  /** The page and rows per page of the list shown (what "N–M of T" counts), once answered. */
+  shown: ListPage | null;
   /** True while the add-user form is being sent. */
   adding: boolean;
   /** Users a role change or a deletion is in flight for. */
@@ -20,6 +22,7 @@ export interface AdminUsersState {
 export const initialAdminUsersState = (): AdminUsersState => ({
   list: remote<PublicUser[]>([]),
   total: null,
+  shown: null,
   adding: false,
   busy: [],
 });
@@ -110,6 +113,7 @@ const adminUsersSlice = createSlice({
         state.list.status = 'succeeded';
         state.list.data = action.payload.users;
         state.total = action.payload.total;
+        state.shown = listPageOf(action.meta.arg);
       })
       .addCase(fetchUsers.rejected, (state, action) => {
         if (state.list.requestId !== action.meta.requestId) return;

@@ -150,7 +150,7 @@ const STATUS_OPTIONS = [
 export default function AdminProductsPage() {
   usePageMeta('Product management');
   const dispatch = useAppDispatch();
-  const { list, total } = useAppSelector(selectAdminProducts);
+  const { list, total, shown: answered } = useAppSelector(selectAdminProducts);
   const view = useListView(LIST_PARAMS, { sort: DEFAULT_SORT });
   const key = new URLSearchParams(view.params).toString();
   const load = () => void dispatch(fetchAdminProducts(view.params));
@@ -158,7 +158,7 @@ export default function AdminProductsPage() {
     void dispatch(fetchAdminProducts(Object.fromEntries(new URLSearchParams(key))));
   }, [dispatch, key]);
   const filtered = ['q', 'category', 'published', 'lowStock'].some((name) => view.get(name) !== '');
-  const shown = list.status !== 'failed' && total !== null;
+  const shown = list.status !== 'failed' && total !== null && answered !== null;
 
   return (
     <>
@@ -219,8 +219,8 @@ export default function AdminProductsPage() {
       {shown && (
         <Pager
           label="Products pages"
-          page={view.page}
-          limit={view.limit}
+          page={answered.page}
+          limit={answered.limit}
           total={total}
           onPage={(page) => view.set({ page: String(page) })}
         />

@@ -195,7 +195,7 @@ const ROLE_OPTIONS = [['', 'All roles'], ...ROLES.map((role) => [role, ROLE_LABE
 export default function AdminUsersPage() {
   usePageMeta('User management');
   const dispatch = useAppDispatch();
-  const { list, total } = useAppSelector(selectAdminUsers);
+  const { list, total, shown: answered } = useAppSelector(selectAdminUsers);
   const myId = useAppSelector((s) => s.auth.user?._id);
   const view = useListView(LIST_PARAMS, { sort: DEFAULT_SORT });
   const key = new URLSearchParams(view.params).toString();
@@ -204,7 +204,7 @@ export default function AdminUsersPage() {
     void dispatch(fetchUsers(Object.fromEntries(new URLSearchParams(key))));
   }, [dispatch, key]);
   const filtered = view.get('q') !== '' || view.get('role') !== '';
-  const shown = list.status !== 'failed' && total !== null;
+  const shown = list.status !== 'failed' && total !== null && answered !== null;
 
   return (
     <>
@@ -252,8 +252,8 @@ export default function AdminUsersPage() {
           {shown && (
             <Pager
               label="Users pages"
-              page={view.page}
-              limit={view.limit}
+              page={answered.page}
+              limit={answered.limit}
               total={total}
               onPage={(page) => view.set({ page: String(page) })}
             />
