@@ -3,7 +3,8 @@
 //
 // Starts a catalog and an identity of its own (ports BENCH_CATALOG_PORT, BENCH_IDENTITY_PORT), each on a database
 // of its own on BENCH_MONGO_URL (the development FerretDB: `npm start`'s on 27017 by default), seeded once through
-// the service's own seed program (`seed.main --synthetic=<n>`: BENCH_PRODUCTS products, BENCH_USERS users). Then,
+// the service's own seed program (`seed.main --synthetic=<n>`: BENCH_PRODUCTS products, BENCH_USERS users), each
+// database dropped first and the service started on it empty. Then,
 // for each list, three cases at each concurrency of BENCH_CONCURRENCY, BENCH_DURATION seconds each, with
 // autocannon and an admin token of the run's own JWT secret:
 //   - first page:    GET …?page=1 (newest first)
@@ -95,13 +96,17 @@ function startProcess(args, childEnv, ready) {
   });
 }
 
-/** A service of the run's own: seeded once by its own seed program, then started. */
+/**
+ * A service of the run's own on a fresh database: started on it empty (so that its start-up reads nothing), then
+ * seeded by its own seed program, which tells running replicas that everything changed.
+ */
 async function startService(service, port, count) {
   const namespace = `bench-admin-lists.`;
+  const database = `bench_admin_${service}_${count}`;
   const serviceEnv = {
     ...env,
     PORT: String(port),
-    MONGO_URI: `${MONGO_URL}/bench_admin_${service}_${count}`,
+    MONGO_URI: `${MONGO_URL}/${database}`,
     REDIS_URL,
     RABBITMQ_URL,
     RABBITMQ_NAMESPACE: namespace,
@@ -109,7 +114,16 @@ async function startService(service, port, count) {
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
   };
+  const client = await MongoClient.connect(`${MONGO_URL}/${database}`);
+  await client.db(database).dropDatabase();
+  await client.close();
   const dist = path.join(root, `services/${service}/dist`);
+  const { child } = await startProcess([path.join(dist, 'main.js')], serviceEnv, /service listening/);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`${base}/ready`).catch(() => null))?.ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   const seeding = performance.now();
   const { child: seeder } = await startProcess(
     [path.join(dist, 'seed/seed.main.js'), `--synthetic=${count}`],
@@ -118,13 +132,7 @@ async function startService(service, port, count) {
   );
   if (seeder.exitCode === null) await new Promise((resolve) => seeder.once('exit', resolve));
   const seedMs = performance.now() - seeding;
-  const { child } = await startProcess([path.join(dist, 'main.js')], serviceEnv, /service listening/);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if ((await fetch(`${base}/ready`).catch(() => null))?.ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { base, child, namespace, seedMs, database: `bench_admin_${service}_${count}` };
+  return { base, child, namespace, seedMs, database };
 }
 
 async function stopService(svc, service) {
@@ -176,7 +184,7 @@ function load(base, paths, connections) {
 /** Renames one of `ids` every 1/perSecond s through the admin API, until stopped. */
 function startWrites(base, kind, ids, perSecond) {
   let n = 0;
-  const counts = { writes: 0, failed: 0 };
+  const counts = { writes: 0, failed: 0, lastFailure: '' };
   const timer = setInterval(() => {
     const id = ids[n++ % ids.length];
     fetch(`${base}/api/admin/${kind}/${id}`, {
@@ -184,8 +192,17 @@ function startWrites(base, kind, ids, perSecond) {
       headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `Renamed by the bench ${n}` }),
     })
-      .then((res) => (res.ok ? counts.writes++ : counts.failed++))
-      .catch(() => counts.failed++);
+      .then(async (res) => {
+        if (res.ok) counts.writes++;
+        else {
+          counts.failed++;
+          counts.lastFailure = `${res.status} ${await res.text()}`.slice(0, 200);
+        }
+      })
+      .catch((err) => {
+        counts.failed++;
+        counts.lastFailure = err.message;
+      });
   }, 1000 / perSecond);
   return { stop: () => clearInterval(timer), counts };
 }

@@ -22,7 +22,8 @@ const VERSION_RETRY_MS = 1000;
 
 export interface AdminProductPage {
   total: number;
-  products: ProductJson[];
+  /** The page's products as a JSON array, from the rows' own JSON (nothing parsed or serialised again). */
+  body: string;
 }
 
 /**
@@ -66,7 +67,7 @@ export class AdminCatalogue {
       if (rows) this.sorted.set(field, sorted);
     }
     const found = pageOf(sorted, direction, matcher(query, this.config.LOW_STOCK_THRESHOLD), query.page, query.limit);
-    return { total: found.total, products: found.rows.map((row) => JSON.parse(row.json) as ProductJson) };
+    return { total: found.total, body: `[${found.rows.map((row) => row.json).join(',')}]` };
   }
 
   /** The rows as of a catalog version read after this call began; undefined while it cannot be read. */

@@ -8,10 +8,13 @@ import type { AdminProductListQuery, ProductJson, ProductListSortField } from '@
 export interface AdminProductRow {
   readonly id: string;
   readonly json: string;
-  /** Lower-cased name, brand, and SKUs (the product's and its variants'): what `q` is looked for in. */
+  /** Lower-cased name (the name sort's key). */
   readonly name: string;
-  readonly brand: string;
-  readonly skus: readonly string[];
+  /**
+   * What `q` is looked for in: the lower-cased name, brand and SKUs (the product's, then its variants'), each
+   * after a separator no search text holds, so one `includes` answers and a match never spans two of them.
+   */
+  readonly text: string;
   readonly category: string;
   readonly isPublished: boolean;
   readonly pricePence: number;
@@ -20,6 +23,9 @@ export interface AdminProductRow {
   /** The stock of its lowest variant (Infinity without variants): `lowStock` keeps rows at or below a threshold. */
   readonly lowestVariant: number;
 }
+
+/** Between the fields of a row's text; a search text holding it (after trimming) matches nothing. */
+const SEPARATOR = '\u0000';
 
 function lowestOf(variants: ProductJson['variants']): number {
   let lowest = Infinity;
@@ -33,8 +39,9 @@ export function rowOf(product: ProductJson, pricePence: number): AdminProductRow
     id: product._id,
     json: JSON.stringify(product),
     name: product.name.toLowerCase(),
-    brand: (product.brand ?? '').toLowerCase(),
-    skus: [product.sku, ...(product.variants ?? []).map((v) => v.sku)].map((s) => s.toLowerCase()),
+    text: [product.name, product.brand ?? '', product.sku, ...(product.variants ?? []).map((v) => v.sku)]
+      .map((field) => SEPARATOR + field.toLowerCase())
+      .join(''),
     category: product.category,
     isPublished: product.isPublished,
     pricePence,
@@ -85,7 +92,7 @@ export function matcher(query: AdminProductListQuery, threshold: number): (row: 
     (query.category === undefined || row.category === query.category) &&
     (query.published === undefined || row.isPublished === query.published) &&
     (low === undefined || row.lowestVariant <= low) &&
-    (q === '' || row.name.includes(q) || row.brand.includes(q) || row.skus.some((sku) => sku.includes(q)));
+    (q === '' || (!q.includes(SEPARATOR) && row.text.includes(q)));
 }
 
 /**

@@ -94,14 +94,15 @@ export class AdminProductsController {
     },
   })
   @ApiErrors({ 400: 'A bad page, limit, q, sort or filter (the message says which)' })
-  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ProductJson[]> {
+  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ProductJson[] | string> {
     const raw = req.query as Record<string, unknown>;
     if (!isPagedRequest(raw)) return this.products.listAll();
     const query = parseAdminProductListQuery(raw);
     if (!query.ok) throw new BadRequestException(query.message);
     const page = await this.adminList.page(query.value);
     res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
-    return page.products;
+    res.type('application/json'); // the page's JSON as the rows hold it: sent as is
+    return page.body;
   }
 
   /** The dashboard's list of variants running out. Declared before `:id`, which would take the path otherwise. */
