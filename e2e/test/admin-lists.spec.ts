@@ -31,6 +31,22 @@ describe('admin lists (browser)', () => {
   const rowNames = async () =>
     (await page.getByRole('table', { name: 'Users' }).getByRole('rowheader').allTextContents()).map((t) => t.trim());
 
+  /**
+   * Waits until the users table shows exactly these rows and is not busy (its rows are the URL's view, not the one
+   * before), then checks them: the URL changes before the page asked for arrives.
+   */
+  async function usersShown(names: string[]) {
+    const deadline = Date.now() + 20_000;
+    const table = page.getByRole('table', { name: 'Users' });
+    while (Date.now() < deadline) {
+      const busy = await table.getAttribute('aria-busy').catch(() => 'true');
+      if (busy === null && JSON.stringify(await rowNames()) === JSON.stringify(names)) break;
+      await page.waitForTimeout(100);
+    }
+    expect(await table.getAttribute('aria-busy')).toBeNull();
+    await expect(rowNames()).resolves.toEqual(names);
+  }
+
   beforeAll(async () => {
     env = e2eEnv();
     adminToken = (await api(env.baseUrl, 'POST', '/api/users/login', { json: login(env, 'admin') })).body.token;
@@ -100,20 +116,20 @@ describe('admin lists (browser)', () => {
     await page.waitForURL((url) => url.searchParams.get('q') === tag);
     await page.getByRole('table', { name: 'Users' }).getByRole('button', { name: /Name/ }).click();
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name');
+    await usersShown(people.slice(0, 25).map((p) => p.name));
     await page.getByTestId('page-range').filter({ hasText: '1–25 of 30' }).waitFor();
-    await expect(rowNames()).resolves.toEqual(people.slice(0, 25).map((p) => p.name));
 
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
-    await page.getByTestId('page-range').filter({ hasText: '26–30 of 30' }).waitFor();
     const second = people.slice(25).map((p) => p.name);
-    await expect(rowNames()).resolves.toEqual(second);
+    await usersShown(second);
+    await page.getByTestId('page-range').filter({ hasText: '26–30 of 30' }).waitFor();
     const link = page.url();
 
     await page.reload({ waitUntil: 'networkidle' });
     expect(page.url()).toBe(link);
+    await usersShown(second);
     await page.getByTestId('page-range').filter({ hasText: '26–30 of 30' }).waitFor();
-    await expect(rowNames()).resolves.toEqual(second);
     await expect(page.getByRole('searchbox', { name: 'Search users' }).inputValue()).resolves.toBe(tag);
     await expect(page.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).resolves.toBe('ascending');
     await expect(page.getByRole('button', { name: 'Next', exact: true }).isDisabled()).resolves.toBe(true);
@@ -121,7 +137,7 @@ describe('admin lists (browser)', () => {
 
     await page.goBack();
     await page.waitForURL((url) => url.searchParams.get('page') === null && url.searchParams.get('sort') === 'name');
+    await usersShown(people.slice(0, 25).map((p) => p.name));
     await page.getByTestId('page-range').filter({ hasText: '1–25 of 30' }).waitFor();
-    await expect(rowNames()).resolves.toEqual(people.slice(0, 25).map((p) => p.name));
   });
 });

@@ -57,7 +57,7 @@ export function DataTable({
   children: ReactNode;
   /** Makes the columns with a `sortField` sortable (buttons in their headers, with aria-sort). */
   sort?: TableSort;
-  /** A new page is on its way: the rows shown are the previous ones. */
+  /** Another page is on its way: the rows shown are the previous view's (aria-busy). */
   busy?: boolean;
 }) {
   return (
@@ -71,7 +71,7 @@ export function DataTable({
         role="table"
         aria-label={label}
         aria-busy={busy || undefined}
-        className={`w-full text-left text-sm text-gray-700 max-sm:block ${busy ? 'opacity-60' : ''}`}
+        className={`w-full text-left text-sm text-gray-700 max-sm:block ${busy ? 'cursor-progress' : ''}`}
       >
         <thead role="rowgroup" className="border-b border-gray-200 bg-gray-100 max-sm:sr-only">
           <tr role="row">

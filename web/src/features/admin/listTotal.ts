@@ -12,6 +12,8 @@ export function totalOf(headers: Record<string, unknown>, rows: number): number 
 export interface ListPage {
   page: number;
   limit: number;
+  /** The parameters as sent (a query string): the page compares it with its URL's to know the rows are current. */
+  key: string;
 }
 
 /** The page a list request asked for (its `page` and `limit`, as sent; 1 and the default when absent). */
@@ -21,5 +23,6 @@ export function listPageOf(params: Record<string, string> | void): ListPage {
   return {
     page: Number.isInteger(page) && page > 0 ? page : 1,
     limit: Number.isInteger(limit) && limit > 0 ? limit : ADMIN_LIST_LIMIT_DEFAULT,
+    key: new URLSearchParams(params ?? {}).toString(),
   };
 }

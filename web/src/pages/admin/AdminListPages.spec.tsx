@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initialAuthState } from '@/features/auth/authSlice';
-import { aProduct, aUser, fakeApi, renderWithProviders, type Call } from '@/test/utils';
+import { aProduct, aUser, fakeApi, holdApi, renderWithProviders, type Call } from '@/test/utils';
 import AdminArea from './AdminArea';
 // the area's pages are lazy: loaded here once, so that each test finds them at once
 import './AdminProductsPage';
@@ -77,6 +77,20 @@ describe('admin products list: server paging, search, filters and sort in the UR
     });
     await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
     await waitFor(() => expect(location()).not.toContain('page='));
+  });
+
+  it('marks the table busy while the rows shown are not those of the view asked for', async () => {
+    fakeApi({ 'GET /api/admin/products': { body: [jersey, beanie], headers: { 'X-Total-Count': '30' } } });
+    renderAdmin('/admin/products');
+    const table = await screen.findByRole('table', { name: 'Products' });
+    expect(table).not.toHaveAttribute('aria-busy');
+    const release = holdApi();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(table).toHaveAttribute('aria-busy', 'true'));
+    expect(screen.getByTestId('page-range')).toHaveTextContent('1–25 of 30'); // what is shown, until the page comes
+    release();
+    await waitFor(() => expect(screen.getByTestId('page-range')).toHaveTextContent('26–30 of 30'));
+    expect(table).not.toHaveAttribute('aria-busy');
   });
 
   it('says "No products match." for a search that finds nothing, and "No Products found." when there are none', async () => {

@@ -208,7 +208,7 @@ export default function AdminProductsPage() {
         <DataTable
           label="Products"
           columns={PRODUCT_COLUMNS}
-          busy={list.status === 'loading'}
+          busy={list.status === 'loading' || answered?.key !== key}
           sort={{ current: view.get('sort'), onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }) }}
         >
           {list.data.map((product) => (

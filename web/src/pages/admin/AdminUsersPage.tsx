@@ -238,7 +238,7 @@ export default function AdminUsersPage() {
             <DataTable
               label="Users"
               columns={USER_COLUMNS}
-              busy={list.status === 'loading'}
+              busy={list.status === 'loading' || answered?.key !== key}
               sort={{
                 current: view.get('sort'),
                 onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }),
