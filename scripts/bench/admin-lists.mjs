@@ -18,7 +18,8 @@
 //
 // Environment: BENCH_MONGO_URL (mongodb://127.0.0.1:27017), REDIS_URL, RABBITMQ_URL, BENCH_PRODUCTS (10000),
 // BENCH_USERS (10000), BENCH_CONCURRENCY (1,8,32), BENCH_DURATION (10), BENCH_WRITES (5), BENCH_TARGET_P99 (300),
-// BENCH_CATALOG_PORT (3121), BENCH_IDENTITY_PORT (3123), BENCH_DB_SAMPLES (5), BENCH_JSON (a file for the results).
+// BENCH_CATALOG_PORT (3121), BENCH_IDENTITY_PORT (3123), BENCH_DB_SAMPLES (5: 0 skips the database reference),
+// BENCH_LISTS (products,users), BENCH_JSON (a file for the results).
 import autocannon from 'autocannon';
 import jwt from 'jsonwebtoken';
 import { MongoClient } from 'mongodb';
@@ -47,6 +48,7 @@ const TARGET = Number(env.BENCH_TARGET_P99 || 300);
 const CATALOG_PORT = Number(env.BENCH_CATALOG_PORT || 3121);
 const IDENTITY_PORT = Number(env.BENCH_IDENTITY_PORT || 3123);
 const DB_SAMPLES = Number(env.BENCH_DB_SAMPLES || 5);
+const LISTS = (env.BENCH_LISTS || 'products,users').split(',');
 const SECRET = randomBytes(32).toString('hex');
 const ADMIN = jwt.sign(
   { sub: '64b7f9f9f9f9f9f9f9f9f9f9', role: 'admin', name: 'Bench Admin', iatMs: Date.now() },
@@ -246,6 +248,7 @@ async function runCases(list, base, cases, writes) {
 
 /** The queries a list answered from the database would send, timed straight on the bench's database. */
 async function databaseReference(database, collection, cases) {
+  if (DB_SAMPLES <= 0) return;
   const client = await MongoClient.connect(`${MONGO_URL}/${database}`);
   try {
     const coll = client.db(database).collection(collection);
@@ -279,91 +282,95 @@ console.log(
 );
 
 // ---------------------------------------------------------------- products (catalog)
-const catalog = await startService('catalog', CATALOG_PORT, PRODUCTS);
-try {
-  const rssBefore = rssMb(catalog.child.pid);
-  const started = performance.now();
-  const first = await get(catalog.base, '/api/admin/products?page=1&limit=100');
-  console.log(
-    `  catalog: seeded in ${(catalog.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(catalog.child.pid)} MB`,
-  );
-  const rnd = prng(1);
-  const words = [...new Set(first.body.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length > 3))];
-  const skus = first.body.map((p) => p.sku.slice(0, 9).toLowerCase());
-  const searches = Array.from({ length: 500 }, () => {
-    const q = rnd() < 0.5 ? words[Math.floor(rnd() * words.length)] : skus[Math.floor(rnd() * skus.length)];
-    return `/api/admin/products?page=1&q=${encodeURIComponent(q)}`;
-  });
-  const categories = ['Top Wear', 'Bottom Wear', 'Accessories', 'Equipment'];
-  const sorts = ['name', '-price', 'countInStock', '-createdAt'];
-  const filtered = Array.from({ length: 500 }, () => {
-    const page = 1 + Math.floor(rnd() * 3);
-    const category = categories[Math.floor(rnd() * categories.length)];
-    const low = rnd() < 0.5 ? '&lowStock=true' : '';
-    return `/api/admin/products?page=${page}&category=${encodeURIComponent(category)}&published=true${low}&sort=${sorts[Math.floor(rnd() * sorts.length)]}`;
-  });
-  await runCases(
-    'products',
-    catalog.base,
-    [
-      ['first page', ['/api/admin/products?page=1']],
-      ['search', searches],
-      ['filtered page', filtered],
-    ],
-    { kind: 'products', ids: first.body.slice(0, 20).map((p) => p._id) },
-  );
-  await databaseReference(catalog.database, 'products', [
-    ['first page', {}, { createdAt: -1, _id: -1 }],
-    ['search', { $or: [{ name: /retro/i }, { sku: /retro/i }, { brand: /retro/i }] }, { createdAt: -1, _id: -1 }],
-    ['filtered page', { category: 'Top Wear', isPublished: true }, { pricePence: 1, _id: 1 }],
-  ]);
-} finally {
-  await stopService(catalog, 'catalog');
+if (LISTS.includes('products')) {
+  const catalog = await startService('catalog', CATALOG_PORT, PRODUCTS);
+  try {
+    const rssBefore = rssMb(catalog.child.pid);
+    const started = performance.now();
+    const first = await get(catalog.base, '/api/admin/products?page=1&limit=100');
+    console.log(
+      `  catalog: seeded in ${(catalog.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(catalog.child.pid)} MB`,
+    );
+    const rnd = prng(1);
+    const words = [...new Set(first.body.flatMap((p) => p.name.split(/\s+/)).filter((w) => w.length > 3))];
+    const skus = first.body.map((p) => p.sku.slice(0, 9).toLowerCase());
+    const searches = Array.from({ length: 500 }, () => {
+      const q = rnd() < 0.5 ? words[Math.floor(rnd() * words.length)] : skus[Math.floor(rnd() * skus.length)];
+      return `/api/admin/products?page=1&q=${encodeURIComponent(q)}`;
+    });
+    const categories = ['Top Wear', 'Bottom Wear', 'Accessories', 'Equipment'];
+    const sorts = ['name', '-price', 'countInStock', '-createdAt'];
+    const filtered = Array.from({ length: 500 }, () => {
+      const page = 1 + Math.floor(rnd() * 3);
+      const category = categories[Math.floor(rnd() * categories.length)];
+      const low = rnd() < 0.5 ? '&lowStock=true' : '';
+      return `/api/admin/products?page=${page}&category=${encodeURIComponent(category)}&published=true${low}&sort=${sorts[Math.floor(rnd() * sorts.length)]}`;
+    });
+    await runCases(
+      'products',
+      catalog.base,
+      [
+        ['first page', ['/api/admin/products?page=1']],
+        ['search', searches],
+        ['filtered page', filtered],
+      ],
+      { kind: 'products', ids: first.body.slice(0, 20).map((p) => p._id) },
+    );
+    await databaseReference(catalog.database, 'products', [
+      ['first page', {}, { createdAt: -1, _id: -1 }],
+      ['search', { $or: [{ name: /retro/i }, { sku: /retro/i }, { brand: /retro/i }] }, { createdAt: -1, _id: -1 }],
+      ['filtered page', { category: 'Top Wear', isPublished: true }, { pricePence: 1, _id: 1 }],
+    ]);
+  } finally {
+    await stopService(catalog, 'catalog');
+  }
 }
 
 // ---------------------------------------------------------------- users (identity)
-const identity = await startService('identity', IDENTITY_PORT, USERS);
-try {
-  const rssBefore = rssMb(identity.child.pid);
-  const started = performance.now();
-  const first = await get(identity.base, '/api/admin/users?page=1&limit=100');
-  console.log(
-    `\n  identity: seeded in ${(identity.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(identity.child.pid)} MB`,
-  );
-  const rnd = prng(2);
-  const terms = ['ada', 'stone', 'synthetic.12', 'Jordan Park', 'rivera', 'lee', 'synthetic.9999', 'okafor'];
-  const searches = Array.from(
-    { length: 200 },
-    () => `/api/admin/users?page=1&q=${encodeURIComponent(terms[Math.floor(rnd() * terms.length)])}`,
-  );
-  const sorts = ['name', '-email', 'createdAt', '-name'];
-  const filtered = Array.from({ length: 200 }, () => {
-    const role = rnd() < 0.5 ? 'admin' : 'customer';
-    return `/api/admin/users?page=${1 + Math.floor(rnd() * 3)}&role=${role}&sort=${sorts[Math.floor(rnd() * sorts.length)]}`;
-  });
-  await runCases(
-    'users',
-    identity.base,
-    [
-      ['first page', ['/api/admin/users?page=1']],
-      ['search', searches],
-      ['filtered page', filtered],
-    ],
-    {
-      kind: 'users',
-      ids: first.body
-        .filter((u) => u.role === 'customer')
-        .slice(0, 20)
-        .map((u) => u._id),
-    },
-  );
-  await databaseReference(identity.database, 'users', [
-    ['first page', {}, { createdAt: -1, _id: -1 }],
-    ['search', { $or: [{ name: /ada/i }, { email: /ada/i }] }, { name: 1, _id: 1 }],
-    ['filtered page', { role: 'admin' }, { name: 1, _id: 1 }],
-  ]);
-} finally {
-  await stopService(identity, 'identity');
+if (LISTS.includes('users')) {
+  const identity = await startService('identity', IDENTITY_PORT, USERS);
+  try {
+    const rssBefore = rssMb(identity.child.pid);
+    const started = performance.now();
+    const first = await get(identity.base, '/api/admin/users?page=1&limit=100');
+    console.log(
+      `\n  identity: seeded in ${(identity.seedMs / 1000).toFixed(1)} s; the first paged read (loads the admin copy) ${(performance.now() - started).toFixed(0)} ms, total ${first.total}; RSS ${rssBefore} → ${rssMb(identity.child.pid)} MB`,
+    );
+    const rnd = prng(2);
+    const terms = ['ada', 'stone', 'synthetic.12', 'Jordan Park', 'rivera', 'lee', 'synthetic.9999', 'okafor'];
+    const searches = Array.from(
+      { length: 200 },
+      () => `/api/admin/users?page=1&q=${encodeURIComponent(terms[Math.floor(rnd() * terms.length)])}`,
+    );
+    const sorts = ['name', '-email', 'createdAt', '-name'];
+    const filtered = Array.from({ length: 200 }, () => {
+      const role = rnd() < 0.5 ? 'admin' : 'customer';
+      return `/api/admin/users?page=${1 + Math.floor(rnd() * 3)}&role=${role}&sort=${sorts[Math.floor(rnd() * sorts.length)]}`;
+    });
+    await runCases(
+      'users',
+      identity.base,
+      [
+        ['first page', ['/api/admin/users?page=1']],
+        ['search', searches],
+        ['filtered page', filtered],
+      ],
+      {
+        kind: 'users',
+        ids: first.body
+          .filter((u) => u.role === 'customer')
+          .slice(0, 20)
+          .map((u) => u._id),
+      },
+    );
+    await databaseReference(identity.database, 'users', [
+      ['first page', {}, { createdAt: -1, _id: -1 }],
+      ['search', { $or: [{ name: /ada/i }, { email: /ada/i }] }, { name: 1, _id: 1 }],
+      ['filtered page', { role: 'admin' }, { name: 1, _id: 1 }],
+    ]);
+  } finally {
+    await stopService(identity, 'identity');
+  }
 }
 
 if (env.BENCH_JSON) fs.writeFileSync(env.BENCH_JSON, JSON.stringify({ machine: machine(), results }, null, 2));

@@ -6,7 +6,7 @@ import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
-import { ascending, matcher, pageOf, rowOf, withStock, type AdminProductRow } from './admin-product-list';
+import { ascending, matcher, pageOf, rowOf, RowSearch, withStock, type AdminProductRow } from './admin-product-list';
 import { PRODUCT_PROJECTION, toProductJson } from './product.mapper';
 import { Product, type LeanProduct } from './product.schema';
 
@@ -46,6 +46,8 @@ export class AdminCatalogue {
   private at = 0;
   /** Sorted copies of the rows, per field (ascending), made at the first read after a change. */
   private sorted = new Map<string, AdminProductRow[]>();
+  /** Every row's text in one string for searches, made at the first search after a change. */
+  private search?: RowSearch;
   private queue: Promise<unknown> = Promise.resolve();
   private versionUnreadableUntil = 0;
 
@@ -96,6 +98,7 @@ export class AdminCatalogue {
       this.at = version;
     }
     this.sorted.clear();
+    this.search = undefined;
     return this.rows;
   }
 
