@@ -20,6 +20,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/subscribe', service: 'identity' },
   { prefix: '/api/products', service: 'catalog', cached: true },
   { prefix: '/api/admin/products', service: 'catalog' },
+  { prefix: '/api/admin/reviews', service: 'catalog' },
   { prefix: '/api/upload', service: 'catalog', upload: true },
   { prefix: '/uploads', service: 'catalog' },
   { prefix: '/api/cart', service: 'cart' },
