@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
@@ -9,6 +9,14 @@ import { ProductGrid } from '@/features/catalog/ProductGrid';
 import { useOrigin } from '@/lib/origin';
 import { STORE_NAME } from '@/lib/shop';
 import { usePageMeta } from '@/lib/usePageMeta';
+
+/**
+ * The Reviews section: its own chunk, loaded once the product shows (the first route's JS stays as it was: this page
+ * imports nothing of it). Should the chunk fail to load, the section is left out and the rest of the page stays.
+ */
+const ProductReviews = lazy<ComponentType<{ product: ProductJson }>>(() =>
+  import('@/features/reviews/ProductReviews').catch(() => ({ default: () => null })),
+);
 
 /** schema.org Product data, so a shared link previews and search engines read the price (issue 9 item 10). */
 export function productJsonLd(product: ProductJson, origin: string): string {
@@ -71,6 +79,11 @@ export default function ProductPage() {
         <p className="py-16 text-center text-red-700">Error: {error}</p>
       ) : (
         <p className="py-16 text-center text-gray-600">Loading...</p>
+      )}
+      {shown && (
+        <Suspense fallback={null}>
+          <ProductReviews key={shown._id} product={shown} />
+        </Suspense>
       )}
       {shown && (
         <section className="mt-20" aria-labelledby="similar">
