@@ -72,6 +72,8 @@ describe('product reviews (browser)', () => {
     adminToken = (await call('POST', '/api/users/login', undefined, login(env, 'admin'))).body.token;
     expect(adminToken).toBeTruthy();
     const seeded = (await call('GET', '/api/products')).body as Array<{ images: Array<{ url: string }> }>;
+    const image = seeded.flatMap((p) => p.images).find((i) => i.url.startsWith('/uploads/seed/'));
+    expect(image).toBeDefined();
     const made = await call('POST', '/api/admin/products', adminToken, {
       name: `Reviews Journey Hoodie ${tag}`,
       description: 'A hoodie the reviews journey buys and reviews.',
@@ -85,7 +87,7 @@ describe('product reviews (browser)', () => {
       colors: ['Navy'],
       material: 'Fleece',
       collections: 'Winter Warmers',
-      images: [seeded[0].images[0]],
+      images: [image],
     });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ rating: 0, numReviews: 0 });
