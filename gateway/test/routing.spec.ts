@@ -29,6 +29,7 @@ describe('routing through the gateway', () => {
     ['POST', '/api/products/64b7f0c2a1b2c3d4e5f60718/reviews', 'catalog'],
     ['GET', '/api/admin/reviews?productId=64b7f0c2a1b2c3d4e5f60718&page=2', 'catalog'],
     ['PUT', '/api/admin/reviews/64b7f0c2a1b2c3d4e5f60718', 'catalog'],
+    ['GET', '/api/reviews/mine?productId=64b7f0c2a1b2c3d4e5f60718', 'catalog'],
     ['POST', '/api/upload', 'catalog'],
     ['GET', '/uploads/jersey-red.svg?v=2', 'catalog'],
     ['GET', '/api/cart?guestId=guest_1700000000000', 'cart'],

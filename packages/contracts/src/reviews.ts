@@ -43,8 +43,9 @@ export interface ReviewVisibilityBody {
 }
 
 /**
- * `GET /api/products/:id/reviews/mine` (signed in): whether the caller may review the product now, and their review
- * when they wrote one (shown to them even while hidden).
+ * `GET /api/reviews/mine?productId=` (signed in): whether the caller may review the product now, and their review
+ * when they wrote one (shown to them even while hidden). Not under /api/products: the gateway's HTTP cache fetches
+ * GETs there anonymously.
  */
 export interface MyReviewJson {
   canReview: boolean;

@@ -113,7 +113,7 @@ describe('catalog: reviews that are true (issue 27)', () => {
       body,
     });
   const mine = async (productId: string, token: string) =>
-    (await request<MyReviewJson>(`${svc.url}/api/products/${productId}/reviews/mine`, { token })).body;
+    (await request<MyReviewJson>(`${svc.url}/api/reviews/mine?productId=${productId}`, { token })).body;
   const listOf = (productId: string, page?: number | string) =>
     request<ReviewJson[]>(`${svc.url}/api/products/${productId}/reviews${page !== undefined ? `?page=${page}` : ''}`);
   /** The product as a shopper reads it (the in-memory read model, behind its version check). */
@@ -138,6 +138,11 @@ describe('catalog: reviews that are true (issue 27)', () => {
     expect(early.status).toBe(403);
     expect(early.body).toEqual({ message: REVIEW_MESSAGES.notDelivered, statusCode: 403 });
     expect(await mine(productId, casey.token)).toEqual({ canReview: false, reason: 'not-delivered', review: null });
+    expect((await request(`${svc.url}/api/reviews/mine?productId=${productId}`)).status).toBe(401);
+    expect((await request(`${svc.url}/api/reviews/mine`, { token: casey.token })).body).toEqual({
+      message: 'Invalid product id',
+      statusCode: 400,
+    });
 
     // Shipped is not received; another customer's delivery is not this customer's.
     await statusChanged(casey.id, [productId], 'Shipped');

@@ -1,6 +1,6 @@
-import { BadRequestException, Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { REVIEW_MESSAGES, type AdminReviewJson } from '@shop/contracts';
+import type { AdminReviewJson } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, ParseObjectIdPipe } from '@shop/nest-common';
 import type { Response } from 'express';
 import { AdminReviewResponse } from './dto/review.response';
@@ -40,7 +40,6 @@ export class AdminReviewsController {
   @ApiOkResponse({ type: AdminReviewResponse })
   @ApiErrors({ 400: 'Invalid review id / hidden must be true or false', 404: 'Review not found' })
   update(@Param('id', reviewId) id: string, @Body() dto: ReviewVisibilityDto) {
-    if (typeof dto.hidden !== 'boolean') throw new BadRequestException(REVIEW_MESSAGES.hidden);
     return this.reviews.setHidden(id, dto.hidden);
   }
 }

@@ -37,17 +37,6 @@ export class ReviewsController {
     return sendPage(res, await this.reviews.listVisible(id, parsePage(page)));
   }
 
-  @Get('mine')
-  @Auth()
-  @Header('Cache-Control', 'private, no-store')
-  @ApiOperation({ summary: 'Whether the caller may review this product, and their review' })
-  @ApiObjectIdParam('product')
-  @ApiOkResponse({ type: MyReviewResponse })
-  @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
-  mine(@Param('id', productId) id: string, @CurrentUser() user: AuthUser) {
-    return this.reviews.mine(id, user);
-  }
-
   @Post()
   @Auth()
   @HttpCode(201)
@@ -64,5 +53,26 @@ export class ReviewsController {
   })
   create(@Param('id', productId) id: string, @CurrentUser() user: AuthUser, @Body() dto: CreateReviewDto) {
     return this.reviews.create(id, user, dto);
+  }
+}
+
+/**
+ * The caller's own standing with a product's reviews. Not under /api/products: the gateway's HTTP cache fetches every
+ * GET there anonymously (a shared entry must not depend on who asked), so a signed-in read lives on a path of its own.
+ */
+@ApiTags('reviews')
+@Controller('api/reviews')
+export class MyReviewsController {
+  constructor(private readonly reviews: ReviewsService) {}
+
+  @Get('mine')
+  @Auth()
+  @Header('Cache-Control', 'private, no-store')
+  @ApiOperation({ summary: 'Whether the caller may review a product, and their review of it (even hidden)' })
+  @ApiQuery({ name: 'productId', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } })
+  @ApiOkResponse({ type: MyReviewResponse })
+  @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
+  mine(@Query('productId', productId) id: string, @CurrentUser() user: AuthUser) {
+    return this.reviews.mine(id, user);
   }
 }

@@ -5,7 +5,7 @@ import { AdminReviewsController } from './admin-reviews.controller';
 import { Delivery, DeliverySchema } from './delivery.schema';
 import { RatingsMigration } from './ratings.migration';
 import { Review, ReviewSchema } from './review.schema';
-import { ReviewsController } from './reviews.controller';
+import { MyReviewsController, ReviewsController } from './reviews.controller';
 import { ReviewsService } from './reviews.service';
 
 @Module({
@@ -16,7 +16,7 @@ import { ReviewsService } from './reviews.service';
       { name: Delivery.name, schema: DeliverySchema },
     ]),
   ],
-  controllers: [ReviewsController, AdminReviewsController],
+  controllers: [ReviewsController, MyReviewsController, AdminReviewsController],
   providers: [ReviewsService, RatingsMigration],
   exports: [ReviewsService],
 })

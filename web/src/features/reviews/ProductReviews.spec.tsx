@@ -64,7 +64,7 @@ describe('product reviews', () => {
         calls.some((c) => c.method === 'POST')
           ? { body: [posted], headers: { 'x-total-count': '1' } }
           : { body: [], headers: { 'x-total-count': '0' } },
-      [`GET ${url}/mine`]: { body: { canReview: true, review: null } },
+      'GET /api/reviews/mine': { body: { canReview: true, review: null } },
       [`POST ${url}`]: { status: 201, body: posted },
       [`GET /api/products/${product._id}`]: { body: { ...product, rating: 5, numReviews: 1 } },
     });
@@ -93,7 +93,7 @@ describe('product reviews', () => {
   it("shows the server's refusal in the form", async () => {
     fakeApi({
       [`GET ${url}`]: { body: [], headers: { 'x-total-count': '0' } },
-      [`GET ${url}/mine`]: { body: { canReview: true, review: null } },
+      'GET /api/reviews/mine': { body: { canReview: true, review: null } },
       [`POST ${url}`]: { status: 409, body: { message: REVIEW_MESSAGES.alreadyReviewed, statusCode: 409 } },
     });
     const user = userEvent.setup();
@@ -109,7 +109,7 @@ describe('product reviews', () => {
   it('tells a customer without a delivered order why there is no form', async () => {
     fakeApi({
       [`GET ${url}`]: { body: [], headers: { 'x-total-count': '0' } },
-      [`GET ${url}/mine`]: { body: { canReview: false, reason: 'not-delivered', review: null } },
+      'GET /api/reviews/mine': { body: { canReview: false, reason: 'not-delivered', review: null } },
     });
     renderWithProviders(<ProductReviews product={product} />, signedIn());
     expect(await screen.findByText(`${REVIEW_MESSAGES.notDelivered}.`)).toBeInTheDocument();
@@ -129,7 +129,7 @@ describe('product reviews', () => {
         body: [adminReview(1, hiddenNow), adminReview(2, true)],
         headers: { 'x-total-count': '2' },
       }),
-      [`GET ${url}/mine`]: { body: { canReview: false, reason: 'not-delivered', review: null } },
+      'GET /api/reviews/mine': { body: { canReview: false, reason: 'not-delivered', review: null } },
       'PUT /api/admin/reviews/66a000000000000000000001': (call) => {
         hiddenNow = (call.data as { hidden: boolean }).hidden;
         return { body: adminReview(1, hiddenNow) };

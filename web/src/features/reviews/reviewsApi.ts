@@ -32,7 +32,7 @@ export const reviewsApi = {
   listAll: (productId: string, pageNo: number) =>
     page<AdminReviewJson>('/api/admin/reviews', { productId, page: pageNo }),
   /** Whether the signed-in caller may review it, and their review. */
-  mine: async (productId: string) => (await api.get<MyReviewJson>(`/api/products/${productId}/reviews/mine`)).data,
+  mine: async (productId: string) => (await api.get<MyReviewJson>('/api/reviews/mine', { params: { productId } })).data,
   post: async (productId: string, body: ReviewBody) =>
     (await api.post<ReviewJson>(`/api/products/${productId}/reviews`, body)).data,
   setHidden: async (reviewId: string, body: ReviewVisibilityBody) =>
