@@ -128,7 +128,7 @@ export default function ProductReviews({ product }: ProductReviewsProps) {
         <p className="mt-4 text-sm text-gray-600">{REVIEW_MESSAGES.notDelivered}.</p>
       )}
 
-      <ul className="mt-6 divide-y" aria-label="Reviews, newest first">
+      <ul className="mt-6 divide-y divide-gray-200" aria-label="Reviews, newest first">
         {reviews.map((review) => (
           <li key={review._id} className="py-4" data-testid="review">
             <div className="flex flex-wrap items-center gap-2">
