@@ -106,6 +106,7 @@ export function statusChangedEvent(
     previousStatus: order.status,
     changedAt: change.at.toISOString(),
     customer: customerOf(order.user),
+    items: itemRefs(order),
   };
   return entryAt(
     EVENTS.orders.orderStatusChanged,
