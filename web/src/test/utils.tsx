@@ -49,10 +49,12 @@ export interface Call {
   headers: Record<string, unknown>;
 }
 
-type Reply = { status?: number; body?: unknown } | ((call: Call) => { status?: number; body?: unknown });
+type ReplyValue = { status?: number; body?: unknown; headers?: Record<string, string> };
+type Reply = ReplyValue | ((call: Call) => ReplyValue);
 
 /**
- * Replaces the axios instance's transport: `"GET /api/cart": {body}` answers that call; anything else is a 404.
+ * Replaces the axios instance's transport: `"GET /api/cart": {body}` answers that call (with `headers` if given);
+ * anything else is a 404.
  * Returns the calls made, in order.
  */
 export function fakeApi(routes: Record<string, Reply>): Call[] {
@@ -72,7 +74,8 @@ export function fakeApi(routes: Record<string, Reply>): Call[] {
     const reply = typeof route === 'function' ? route(call) : route;
     const status = reply ? (reply.status ?? 200) : 404;
     const body = reply ? reply.body : { message: 'Not found', statusCode: 404 };
-    const response: AxiosResponse = { data: body, status, statusText: String(status), headers: {}, config };
+    const headers = Object.fromEntries(Object.entries(reply?.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const response: AxiosResponse = { data: body, status, statusText: String(status), headers, config };
     if (status >= 400)
       throw new AxiosError(`Request failed with status code ${status}`, 'ERR_BAD_REQUEST', config, {}, response);
     return response;
