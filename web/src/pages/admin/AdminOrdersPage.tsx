@@ -113,7 +113,7 @@ function OrderRow({ order }: { order: OrderJson }) {
         </Link>
       </RowHeader>
       <Cell label="Customer">
-        <span className="block">{order.user?.name ?? 'Unknown'}</span>
+        <span className="block">{order.user?.name ?? 'Unknown'}</span>{' '}
         {order.user?.email && <span className="block text-xs text-gray-600">{order.user.email}</span>}
       </Cell>
       <Cell label="Date" className="whitespace-nowrap">
