@@ -9,6 +9,8 @@
 //   email search GET /api/admin/orders?page=1&q=<a buyer's whole email> (equality on the indexed customerEmail)
 //   name search  GET /api/admin/orders?page=1&q=<the start of a name>   (a range on customerName/customerEmail)
 //   filtered     GET /api/admin/orders?page=1&status=Shipped&from=<90 days ago>
+// For information, the same queries straight to the orders database with the mongodb driver (no service, no
+// timeout): what the database itself takes for each case's page and count.
 // Then the CSV of every order (GET /api/admin/orders/export.csv, gzip accepted, as a browser asks) is read to its
 // end while the VmRSS of the gateway and of orders is sampled every 100 ms from /proc/<pid>/status (the pids by the
 // stack's pid files, scripts/bench/lib/rss.mjs): their peaks against the target (≤ 150 MB each), and the rows,
@@ -22,7 +24,7 @@
 //   BENCH_CONCURRENCY  comma-separated, default 1,4,8
 //   BENCH_REQUESTS     requests per case and concurrency, default 40
 //   BENCH_TIMEOUT_MS   per request, default 120000
-//   BENCH_SKIP         comma-separated steps to skip: seed, lists, csv
+//   BENCH_SKIP         comma-separated steps to skip: seed, lists, database, csv
 //   BENCH_REMOVE       1: remove the synthetic orders at the end
 //   BENCH_JSON         write the results to this file as JSON too
 import { spawn } from 'node:child_process';
@@ -72,6 +74,54 @@ async function measure(token, pathOf, count, parallel) {
   for (const r of results.filter((x) => x.status !== 200))
     errors[r.status || r.why] = (errors[r.status || r.why] ?? 0) + 1;
   return { ...quantiles(ok.map((r) => r.ms)), errors };
+}
+
+/**
+ * For information: the same queries straight to the orders database (the mongodb driver, no service, no timeout),
+ * `runs` times one after another: what the database itself takes for each case's page and count.
+ */
+async function databaseAlone(runs) {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(ORDERS_MONGO_URI, { serverSelectionTimeoutMS: 5000 });
+  await client.connect();
+  const orders = client.db().collection('orders');
+  const from = new Date(Date.now() - 90 * 86_400_000);
+  const range = (p) => ({ $gte: p, $lt: `${p}\uffff` });
+  const queries = [
+    ['first page', {}, { createdAt: -1, _id: -1 }],
+    ['email search', { customerEmail: 'buyer4242@example.com' }, { createdAt: -1, _id: -1 }],
+    [
+      'name search',
+      { $or: [{ customerName: range('ben b') }, { customerEmail: range('ben b') }] },
+      { createdAt: -1, _id: -1 },
+    ],
+    ['filtered', { status: 'Shipped', createdAt: { $gte: from } }, { createdAt: -1, _id: -1 }],
+  ];
+  const out = [];
+  try {
+    for (const [name, filter, sort] of queries) {
+      const page = [];
+      const count = [];
+      for (let i = 0; i < runs; i++) {
+        let t = performance.now();
+        await orders
+          .find(filter, { projection: { outbox: 0 } })
+          .sort(sort)
+          .limit(25)
+          .toArray();
+        page.push(performance.now() - t);
+        t = performance.now();
+        await orders.countDocuments(filter);
+        count.push(performance.now() - t);
+      }
+      const median = (v) => Math.round([...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]);
+      out.push({ name, pageMs: median(page), countMs: median(count) });
+      console.log(`  ${name.padEnd(14)} page (find, sort, limit 25) ${median(page)} ms, count ${median(count)} ms`);
+    }
+  } finally {
+    await client.close();
+  }
+  return out;
 }
 
 /** Reads the CSV export to its end (gunzipping it) while sampling the RSS of the gateway and orders. */
@@ -138,10 +188,13 @@ const first = await fetch(`${GATEWAY}/api/admin/orders?page=1&limit=1`, {
   headers: { authorization: `Bearer ${token}` },
   signal: AbortSignal.timeout(TIMEOUT_MS),
 });
-if (first.status !== 200) fail(`GET /api/admin/orders?page=1: HTTP ${first.status} ${await first.text()}`);
-await first.arrayBuffer();
-results.total = Number(first.headers.get('x-total-count'));
-console.log(`  orders in the database (X-Total-Count): ${results.total}`);
+const firstText = await first.text();
+results.total = Number(first.headers.get('x-total-count')) || null;
+console.log(
+  first.status === 200
+    ? `  orders in the database (X-Total-Count): ${results.total}`
+    : `  GET /api/admin/orders?page=1&limit=1: HTTP ${first.status} ${firstText.slice(0, 200)}`,
+);
 
 if (!SKIP.has('lists')) {
   const from = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
@@ -166,6 +219,11 @@ if (!SKIP.has('lists')) {
       );
     }
   }
+}
+
+if (!SKIP.has('database')) {
+  console.log('\n  For information, the same queries straight to the orders database (median of 3 runs):');
+  results.databaseAlone = await databaseAlone(3);
 }
 
 if (!SKIP.has('csv')) {
