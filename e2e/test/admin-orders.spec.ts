@@ -156,7 +156,8 @@ describe('admin orders: search, order page, CSV (browser)', () => {
     await page.waitForURL(new RegExp(`/admin/orders/${order._id}$`));
     await page.getByRole('heading', { name: `Order #${order._id}`, exact: true }).waitFor();
     const items = page.getByTestId('order-items');
-    await items.getByText(`SKU: ${sku}-M-GREEN`).first().waitFor();
+    // the lines' table (on a phone, cards instead: hidden at this width)
+    await items.getByRole('table').getByText(`SKU: ${sku}-M-GREEN`, { exact: true }).waitFor();
     await expect(items.textContent()).resolves.toContain('Size: M | Color: Green');
     await expect(items.textContent()).resolves.toContain('£85.00');
     await expect(page.getByRole('region', { name: 'Customer' }).textContent()).resolves.toContain(customer.name);
