@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ADMIN_LIST_DEFAULT_LIMIT,
   ADMIN_LIST_MAX_LIMIT,
@@ -106,8 +106,10 @@ export class AdminOrderQueriesController {
       'The orders the filters select as CSV (UTF-8, a header row, one row per line item, amounts with two decimals), streamed',
   })
   @ApiOrderFilters()
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'text/csv; charset=utf-8, as an attachment', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'text/csv; charset=utf-8, as an attachment',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
   @ApiErrors({ 400: 'A bad q, status, paid or date (the message says which)' })
   async exportCsv(@Query() raw: Record<string, unknown>): Promise<StreamableFile> {
     const { filter } = parseAdminOrderQuery(raw);
