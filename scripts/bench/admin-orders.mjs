@@ -54,6 +54,9 @@ const P99_TARGET_MS = 300;
 const RSS_TARGET_MB = 150;
 const SEED_MAIN = path.join(root, 'services/orders/dist/seed/synthetic-orders.main.js');
 
+/** A latency column: "  79 ms", or a dash when no request succeeded. */
+const ms = (value) => (value === null ? '—' : `${value}`).padStart(6) + ' ms';
+
 /** Runs the orders' synthetic seed program with `arg`; resolves with its last line. */
 function runSeed(arg) {
   if (!fs.existsSync(SEED_MAIN)) fail(`${path.relative(root, SEED_MAIN)} is missing: build first (npm run build).`);
@@ -228,7 +231,7 @@ if (!SKIP.has('lists')) {
       const verdict = r.p99 !== null && r.p99 <= P99_TARGET_MS && !Object.keys(r.errors).length ? 'PASS' : 'MISS';
       results.cases.push({ name, concurrency, ...r, verdict });
       console.log(
-        `  ${name.padEnd(14)} ${String(concurrency).padStart(4)} ${`${r.p50}`.padStart(6)} ms ${`${r.p99}`.padStart(6)} ms ${`${r.max}`.padStart(6)} ms  ${JSON.stringify(r.errors).padEnd(6)}  ${verdict}`,
+        `  ${name.padEnd(14)} ${String(concurrency).padStart(4)} ${ms(r.p50)} ${ms(r.p99)} ${ms(r.max)}  ${JSON.stringify(r.errors).padEnd(6)}  ${verdict}`,
       );
     }
   }
