@@ -1,3 +1,4 @@
+export * from './admin-orders';
 export * from './cart';
 export * from './catalog';
 export * from './checkout';

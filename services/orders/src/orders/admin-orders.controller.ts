@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Put, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
 import { ORDER_MESSAGES, type OrderJson } from '@shop/contracts';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody, OrderBody } from '@shop/nest-common';
@@ -6,19 +6,12 @@ import { UpdateOrderStatusDto } from './dto/update-order-status.dto';
 import { orderId } from './orders.controller';
 import { OrdersService } from './orders.service';
 
-/** Order management for admins: every order, its status, its removal. */
+/** Order management for admins: an order's status, its removal (the reads: admin-orders/). */
 @ApiTags('admin')
 @Controller('api/admin/orders')
 @Auth('admin')
 export class AdminOrdersController {
   constructor(private readonly orders: OrdersService) {}
-
-  @Get()
-  @ApiOperation({ summary: 'All orders, newest first (the buyer’s name kept after the account is deleted)' })
-  @ApiOkResponse({ type: [OrderBody] })
-  async list(): Promise<StreamableFile> {
-    return new StreamableFile(await this.orders.streamAll(), { type: 'application/json; charset=utf-8' });
-  }
 
   /** Answers the updated order itself (clients read it bare). */
   @Put(':id')

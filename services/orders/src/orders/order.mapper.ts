@@ -1,8 +1,36 @@
-import { SHIPPING_ADDRESS_FIELDS, toPounds, type OrderJson, type ShippingAddress } from '@shop/contracts';
-import { statusHistoryOf } from './order-status';
+import {
+  SHIPPING_ADDRESS_FIELDS,
+  toPounds,
+  type OrderJson,
+  type OrderStatusEntryJson,
+  type ShippingAddress,
+} from '@shop/contracts';
+import { statusHistoryOf, type StatusEntry } from './order-status';
 import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+
+/**
+ * What a history entry may store beyond its status and time (OrderStatusEntryJson): who made the change, the
+ * refund it made (pence inside), a note.
+ */
+export interface StatusEntryExtras {
+  by?: { _id: string; name: string };
+  refund?: { id: string; amountPence: number };
+  note?: string;
+}
+
+/** A stored history entry as its JSON: its status and time, and whichever of by, refund and note it has. */
+export function toStatusEntryJson(entry: StatusEntry & StatusEntryExtras): OrderStatusEntryJson {
+  const { status, at, by, refund, note } = entry;
+  return {
+    status,
+    at: iso(at),
+    ...(by ? { by: { _id: String(by._id), name: by.name } } : {}),
+    ...(refund ? { refund: { id: refund.id, amount: toPounds(refund.amountPence) } } : {}),
+    ...(note ? { note } : {}),
+  };
+}
 
 /** The one shape an order leaves this service in (API.md "Orders"): pounds at the edge, no outbox, no internals. */
 export function toOrderJson(o: LeanOrder): OrderJson {
@@ -33,7 +61,7 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     paymentStatus: o.paymentStatus,
     isDelivered: o.isDelivered,
     status: o.status,
-    statusHistory: statusHistoryOf(o).map(({ status, at }) => ({ status, at: iso(at) })),
+    statusHistory: statusHistoryOf(o).map(toStatusEntryJson),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

@@ -76,6 +76,13 @@ export class OrderStatusEntry {
 @Schema({ collection: 'orders', timestamps: true, versionKey: false })
 export class Order {
   @Prop({ type: SchemaFactory.createForClass(OrderUser), required: true }) user!: OrderUser;
+  /**
+   * The buyer's name and email lower-cased (customerKeys), top-level and indexed, so that the admin's search finds
+   * them by index (a whole email by equality, the beginning of either by a range) rather than by a regex scan.
+   * Absent from orders placed before the search: OrderSearchKeysBackfill adds them at start.
+   */
+  @Prop() customerName?: string;
+  @Prop() customerEmail?: string;
 
   /** The idempotency key: one order per checkout, whatever races. Unique, and so required (PITFALLS §3.5). */
   @Prop({ required: true, unique: true }) checkoutId!: string;
@@ -121,9 +128,23 @@ export const OrderSchema = SchemaFactory.createForClass(Order);
 // A customer's orders and the admin's lists, newest first.
 OrderSchema.index({ 'user._id': 1, createdAt: -1 });
 OrderSchema.index({ createdAt: -1 });
+// The admin's list (admin-orders/): each filter with the default order, and each other sort (ties by _id).
+OrderSchema.index({ status: 1, createdAt: -1 });
+OrderSchema.index({ isPaid: 1, createdAt: -1 });
+OrderSchema.index({ totalPence: 1, _id: 1 });
+OrderSchema.index({ customerName: 1, _id: 1 });
+OrderSchema.index({ customerEmail: 1, _id: 1 });
+
+/** The lower-cased buyer fields the admin's search reads (customerName, customerEmail). */
+export function customerKeys(user: { name: string; email?: string }): Pick<Order, 'customerName' | 'customerEmail'> {
+  return {
+    customerName: user.name.trim().toLowerCase(),
+    ...(user.email ? { customerEmail: user.email.trim().toLowerCase() } : {}),
+  };
+}
 
 /** Newest first; the id breaks ties between orders of the same millisecond. */
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 /** Reads that answer the API leave the outbox behind. */
-export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0 } as const;
+export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0, customerName: 0, customerEmail: 0 } as const;

@@ -12,6 +12,6 @@ import { OrdersService } from './orders.service';
   imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }])],
   controllers: [OrdersController, AdminOrdersController, OrdersMessages],
   providers: [OrdersService, OrderLocks, OrdersOutbox],
-  exports: [MongooseModule],
+  exports: [MongooseModule, OrdersService, OrderLocks],
 })
 export class OrdersModule {}

@@ -21,7 +21,7 @@ import { OrderLocks } from './order-locks';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
 import { statusChange, statusHistoryOf } from './order-status';
 import { toOrderJson } from './order.mapper';
-import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
+import { customerKeys, NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
 
 /** Orders read from the database per round trip when streaming the list of all orders. */
@@ -100,6 +100,7 @@ export class OrdersService implements OnModuleInit {
       const doc = await this.orders.create({
         _id,
         user: req.user,
+        ...customerKeys(req.user),
         checkoutId: req.checkoutId,
         orderItems: req.orderItems,
         shippingAddress: req.shippingAddress,

@@ -6,7 +6,11 @@ import type { ReactNode } from 'react';
 export interface Column {
   label: string;
   align?: 'right';
+  /** A sortable column: its state (aria-sort) and what a click on its header does. */
+  sort?: { direction: 'ascending' | 'descending' | 'none'; onSort: () => void };
 }
+
+const ARROWS = { ascending: '▲', descending: '▼', none: '↕' } as const;
 
 const cellBase = 'px-4 py-3 align-middle';
 const cellStacked =
@@ -31,9 +35,23 @@ export function DataTable({ label, columns, children }: { label: string; columns
                 key={column.label}
                 role="columnheader"
                 scope="col"
+                aria-sort={column.sort?.direction}
                 className={`${cellBase} text-xs font-semibold tracking-wide whitespace-nowrap text-gray-700 uppercase ${column.align === 'right' ? 'text-right' : ''}`}
               >
-                {column.label}
+                {column.sort ? (
+                  <button
+                    type="button"
+                    onClick={column.sort.onSort}
+                    className="inline-flex items-center gap-1 uppercase hover:text-gray-900 hover:underline"
+                  >
+                    {column.label}
+                    <span aria-hidden="true" className="text-[0.65rem]">
+                      {ARROWS[column.sort.direction]}
+                    </span>
+                  </button>
+                ) : (
+                  column.label
+                )}
               </th>
             ))}
           </tr>
