@@ -33,7 +33,13 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     paymentStatus: o.paymentStatus,
     isDelivered: o.isDelivered,
     status: o.status,
-    statusHistory: statusHistoryOf(o).map(({ status, at }) => ({ status, at: iso(at) })),
+    statusHistory: statusHistoryOf(o).map(({ status, at, by, refund, note }) => ({
+      status,
+      at: iso(at),
+      ...(by ? { by: { _id: by._id, name: by.name } } : {}),
+      ...(refund ? { refund: { id: refund.id, amount: toPounds(refund.amountPence) } } : {}),
+      ...(note ? { note } : {}),
+    })),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

@@ -58,11 +58,32 @@ export class OrderDiscount {
   @Prop({ required: true, min: 0 }) amountPence!: number;
 }
 
-/** An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`. */
+/** The admin who changed an order, as their token named them. */
+@Schema({ _id: false, versionKey: false })
+export class OrderChangedBy {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) name!: string;
+}
+
+/** The refund a cancellation made: PayPal's refund id and what it gave back (pence). */
+@Schema({ _id: false, versionKey: false })
+export class OrderRefund {
+  @Prop({ required: true }) id!: string;
+  @Prop({ required: true, min: 0 }) amountPence!: number;
+}
+
+/**
+ * An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`; `by` the
+ * admin who made the change (absent for the placing), `refund` the refund it made, `note` something that happened
+ * without a change (`status` then repeats the order's).
+ */
 @Schema({ _id: false, versionKey: false })
 export class OrderStatusEntry {
   @Prop({ type: String, required: true, enum: ORDER_STATUSES }) status!: OrderStatus;
   @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy) }) by?: OrderChangedBy;
+  @Prop({ type: SchemaFactory.createForClass(OrderRefund) }) refund?: OrderRefund;
+  @Prop() note?: string;
 }
 
 /**

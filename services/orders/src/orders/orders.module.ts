@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { CheckoutModule } from '../checkout/checkout.module';
 import { AdminOrdersController } from './admin-orders.controller';
 import { OrderLocks } from './order-locks';
 import { Order, OrderSchema } from './order.schema';
@@ -9,7 +10,7 @@ import { OrdersOutbox } from './orders-outbox';
 import { OrdersService } from './orders.service';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }])],
+  imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]), CheckoutModule],
   controllers: [OrdersController, AdminOrdersController, OrdersMessages],
   providers: [OrdersService, OrderLocks, OrdersOutbox],
   exports: [MongooseModule],

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  HttpException,
   Injectable,
   Logger,
   NotFoundException,
@@ -13,13 +14,16 @@ import {
   type CreateOrderResponse,
   type OrderJson,
   type OrderStatus,
+  type RefundOrderPaymentResponse,
 } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { Readable } from 'node:stream';
+import { CheckoutPayments } from '../checkout/checkout-payments';
+import { OrdersConfig } from '../config/orders.config';
 import { OrderLocks } from './order-locks';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
-import { statusChange, statusHistoryOf } from './order-status';
+import { statusChange, statusHistoryOf, type StatusEntry } from './order-status';
 import { toOrderJson } from './order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
@@ -53,6 +57,17 @@ async function* jsonArrayChunks(
   }
 }
 
+/** What the order's lock must outlive besides the refund: reading and writing the order. */
+const LOCK_MARGIN_MS = 5000;
+
+/** The admin who changes an order, as the token names them. */
+export interface ChangedBy {
+  _id: string;
+  name: string;
+}
+
+type Refunded = Extract<RefundOrderPaymentResponse, { refunded: true }>;
+
 export const EVENTS_PENDING =
   "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
 
@@ -71,6 +86,8 @@ export class OrdersService implements OnModuleInit {
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly locks: OrderLocks,
     private readonly outbox: OrdersOutbox,
+    private readonly checkout: CheckoutPayments,
+    private readonly config: OrdersConfig,
     metrics: Metrics,
   ) {
     this.placed = metrics.counter(
@@ -165,38 +182,103 @@ export class OrdersService implements OnModuleInit {
   }
 
   /**
-   * An admin sets the status (rules in statusChange). A change appends to the order's status history and stores
-   * its status-changed event — and a cancellation its cancelled event — in the same write, under the order's
-   * lock; setting the status the order has writes and announces nothing.
+   * An admin sets the status (rules in statusChange). A change appends to the order's status history (with the admin
+   * who made it) and stores its status-changed event — and a cancellation its cancelled event — in the same write,
+   * under the order's lock; setting the status the order has writes and announces nothing.
+   *
+   * Cancelling a paid order refunds it first (cancelPaid), still under the lock, then writes the cancellation with
+   * its refund; a refund PayPal refuses leaves the order as it was, with the refusal in its history, and answers 502.
    */
-  async updateStatus(id: string, status: OrderStatus): Promise<OrderJson> {
-    const { order, changed } = await this.locks.withOrder(id, async () => {
-      const current = await this.orders.findById(id).lean<LeanOrder>().exec();
-      if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
-      const now = new Date();
-      const change = statusChange(current, status, now);
-      if (!change) return { order: current, changed: false };
-      // An order from before the history was kept stores the history its JSON showed, then this change.
-      const statusHistory = [...statusHistoryOf(current), { status: change.status, at: now }];
-      const events = [
-        ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
-        statusChangedEvent(current, { n: statusHistory.length - 1, status: change.status, at: now }),
-      ];
-      const $set: UpdateQuery<Order>['$set'] = {
-        ...change,
-        statusHistory,
-        outbox: [...current.outbox, ...events],
-        outboxPending: true,
-      };
-      const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
-      const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
-      return { order: updated!, changed: true };
-    });
+  async updateStatus(id: string, status: OrderStatus, admin: ChangedBy): Promise<OrderJson> {
+    const by = { _id: admin._id, name: admin.name };
+    const outcome = await this.locks.withOrder(
+      id,
+      async (): Promise<{ order: LeanOrder; changed: boolean } | { refused: string }> => {
+        const current = await this.orders.findById(id).lean<LeanOrder>().exec();
+        if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
+        const decidedAt = new Date();
+        const change = statusChange(current, status, decidedAt);
+        if (!change) return { order: current, changed: false };
+        let refund: Refunded | undefined;
+        if (change.status === 'Cancelled' && current.paymentDetails) {
+          const answer = await this.refundPayment(current);
+          if (!answer.refunded) {
+            const note = ORDER_MESSAGES.refundRefused(answer.reason);
+            await this.appendNote(current, { status: current.status, at: new Date(), by, note });
+            return { refused: note };
+          }
+          refund = answer;
+        }
+        // A refunded cancellation took effect once the refund was made.
+        const now = refund ? new Date() : decidedAt;
+        const entry: StatusEntry = {
+          status: change.status,
+          at: now,
+          by,
+          ...(refund ? { refund: { id: refund.refundId, amountPence: refund.amountPence } } : {}),
+        };
+        // An order from before the history was kept stores the history its JSON showed, then this change.
+        const statusHistory = [...statusHistoryOf(current), entry];
+        const events = [
+          ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
+          statusChangedEvent(current, {
+            n: statusHistory.length - 1,
+            status: change.status,
+            at: now,
+            ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
+          }),
+        ];
+        const $set: UpdateQuery<Order>['$set'] = {
+          ...change,
+          statusHistory,
+          outbox: [...current.outbox, ...events],
+          outboxPending: true,
+        };
+        const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
+        const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
+        return { order: updated!, changed: true };
+      },
+      // A cancellation waits for the refund under the lock: it must outlive the wait.
+      { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
+    );
+    if ('refused' in outcome) {
+      this.logger.warn({ msg: 'order not cancelled: PayPal refused the refund', orderId: id, reason: outcome.refused });
+      throw new HttpException({ statusCode: 502, message: outcome.refused }, 502);
+    }
+    const { order, changed } = outcome;
     if (changed) {
-      this.logger.log({ msg: 'order status set', orderId: id, status: order.status });
+      this.logger.log({ msg: 'order status set', orderId: id, status: order.status, by: by._id });
       this.outbox.relaySoon(id);
     }
     return toOrderJson(order);
+  }
+
+  /**
+   * Checkout refunds the order's payment in full: once, however often asked — two admins at once, a retry after a
+   * timeout — since it keeps one refund per payment and asks PayPal with one request id. A 503 (checkout or PayPal
+   * away, too slow) leaves the order as it is: asking again answers the refund if it was made meanwhile.
+   */
+  private async refundPayment(order: LeanOrder): Promise<RefundOrderPaymentResponse> {
+    const orderId = String(order._id);
+    const answer = await this.checkout.refund({
+      orderId,
+      checkoutId: order.checkoutId,
+      paypalOrderId: order.paymentDetails!.id,
+      captureId: order.paymentDetails!.captureId,
+    });
+    this.logger.log({
+      msg: answer.refunded ? 'order payment refunded' : 'order refund refused',
+      orderId,
+      ...(answer.refunded ? { refundId: answer.refundId, amountPence: answer.amountPence } : { reason: answer.reason }),
+    });
+    return answer;
+  }
+
+  /** A note in the order's history, its status unchanged (nothing to announce). Under the order's lock. */
+  private async appendNote(current: LeanOrder, entry: StatusEntry): Promise<void> {
+    await this.orders
+      .updateOne({ _id: current._id }, { $set: { statusHistory: [...statusHistoryOf(current), entry] } })
+      .exec();
   }
 
   /**
