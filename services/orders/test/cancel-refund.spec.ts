@@ -290,6 +290,9 @@ describe('orders: cancelling a paid order refunds it, once', () => {
       { status: 'Processing', at: order.createdAt },
       { status: 'Processing', at: expect.any(String), by: by(SECOND_ADMIN), note: INSUFFICIENT_FUNDS },
     ]);
+    // Its buyer sees neither the note nor who looked at the order: the shop's business.
+    const asBuyer = await request(`${shop.orders.url}/api/orders/${order._id}`, { token: shop.orders.token(buyer) });
+    expect(asBuyer.body.statusHistory).toEqual([{ status: 'Processing', at: order.createdAt }]);
     await sleep(500);
     expect(eventsOf(EVENTS.orders.orderCancelled, order._id)).toEqual([]);
     expect(eventsOf(EVENTS.orders.orderStatusChanged, order._id)).toEqual([]);
@@ -307,6 +310,12 @@ describe('orders: cancelling a paid order refunds it, once', () => {
       { status: 'Cancelled', at: expect.any(String), by: by(), refund: { id: expect.any(String), amount: 40 } },
     ]);
     const change = await expectCancelledOnce(bought, history[2].refund!.id);
+    // The buyer's own reads show the cancellation and its refund, without the note or the admins' names.
+    const mine = await request(`${shop.orders.url}/api/orders/my-orders`, { token: shop.orders.token(buyer) });
+    expect((mine.body as unknown as OrderJson[]).find((o) => o._id === order._id)!.statusHistory).toEqual([
+      { status: 'Processing', at: order.createdAt },
+      { status: 'Cancelled', at: history[2].at, refund: history[2].refund },
+    ]);
     // The note took the history's place 1: the cancellation is its change 2.
     expect(change).toMatchObject({
       eventId: `orders.order.status-changed:${order._id}:2`,

@@ -4,6 +4,17 @@ import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
+/**
+ * The order as its buyer reads it: its history without the admins' names and without notes (things that happened
+ * without a change, e.g. PayPal refusing a refund: the shop's business, not the buyer's). Admins read it whole.
+ */
+export function forBuyer(order: OrderJson): OrderJson {
+  return {
+    ...order,
+    statusHistory: order.statusHistory.filter((e) => !e.note).map(({ by: _by, ...entry }) => entry),
+  };
+}
+
 /** The one shape an order leaves this service in (API.md "Orders"): pounds at the edge, no outbox, no internals. */
 export function toOrderJson(o: LeanOrder): OrderJson {
   const json: OrderJson = {

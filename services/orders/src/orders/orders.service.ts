@@ -24,7 +24,7 @@ import { OrdersConfig } from '../config/orders.config';
 import { OrderLocks } from './order-locks';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
 import { statusChange, statusHistoryOf, type StatusEntry } from './order-status';
-import { toOrderJson } from './order.mapper';
+import { forBuyer, toOrderJson } from './order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
 
@@ -146,8 +146,8 @@ export class OrdersService implements OnModuleInit {
     return { order: toOrderJson(order), created: true };
   }
 
-  listMine(userId: string): Promise<OrderJson[]> {
-    return this.list({ 'user._id': userId });
+  async listMine(userId: string): Promise<OrderJson[]> {
+    return (await this.list({ 'user._id': userId })).map(forBuyer);
   }
 
   /**
@@ -178,7 +178,7 @@ export class OrdersService implements OnModuleInit {
     if (!order || (caller.role !== 'admin' && order.user._id !== caller.id)) {
       throw new NotFoundException(ORDER_MESSAGES.notFound);
     }
-    return toOrderJson(order);
+    return caller.role === 'admin' ? toOrderJson(order) : forBuyer(toOrderJson(order));
   }
 
   /**
