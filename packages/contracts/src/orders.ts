@@ -92,6 +92,9 @@ export const ORDER_MESSAGES = {
   deliveredCannotBeCancelled: 'A delivered order cannot be cancelled',
   /** The order stays as it was, paid; its history keeps this as a note. */
   refundRefused: (reason: string) => `Refund refused by PayPal: ${reason}`,
+  /** 503: the refund got no answer in time; it may be made yet (the order is then cancelled by the shop itself). */
+  refundNotConfirmed:
+    'The refund is not confirmed yet, so the order is not cancelled. If the refund is made, the order will be cancelled shortly; otherwise please try again',
   /** The admin's confirmation before cancelling an order that was paid (`amount` formatted, e.g. £90.00). */
   confirmCancelPaid: (amount: string) =>
     `Cancel this order and refund ${amount} to the customer's PayPal account? Its items go back on sale, and a cancelled order cannot change status again.`,
@@ -137,6 +140,11 @@ export interface RefundOrderPaymentRequest {
   paypalOrderId: string;
   /** paymentDetails.captureId: the capture refunded. */
   captureId: string;
+  /**
+   * Refund nothing: only say whether the payment was refunded already (checkout's record, or PayPal's record of the
+   * order), `{refunded: false}` if not. Orders' check of a cancel whose refund got no answer.
+   */
+  onlyIfMade?: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { getModelToken } from '@nestjs/mongoose';
 import {
   EVENTS,
+  ORDER_MESSAGES,
   PATTERNS,
   type OrderJson,
   type RefundOrderPaymentRequest,
@@ -26,12 +27,14 @@ import {
   type Shop,
 } from '../../checkout/test/checkout.fixtures';
 import { Payment } from '../../checkout/src/checkouts/payment.schema';
+import { Order } from '../src/orders/order.schema';
 import { ADMIN, CUSTOMER, sleep, tapEvents, type EventsTap } from './orders.fixtures';
 
 /** Shorter than the fake's 2 s per slow call, so a slow PayPal makes the admin's cancel time out. */
 const REFUND_TIMEOUT_MS = 1500;
 const SECOND_ADMIN = { id: '64b7f9f9f9f9f9f9f9f9f9fc', role: 'admin' as const, name: 'Bea Boss' };
 const INSUFFICIENT_FUNDS = 'Refund refused by PayPal: Capture could not be refunded due to insufficient funds.';
+const NOT_CONFIRMED = ORDER_MESSAGES.refundNotConfirmed;
 
 describe('orders: cancelling a paid order refunds it, once', () => {
   let shop: Shop;
@@ -41,7 +44,7 @@ describe('orders: cancelling a paid order refunds it, once', () => {
 
   beforeAll(async () => {
     shop = await startShop({
-      ordersEnv: { REFUND_TIMEOUT_MS: String(REFUND_TIMEOUT_MS) },
+      ordersEnv: { REFUND_TIMEOUT_MS: String(REFUND_TIMEOUT_MS), REFUND_CHECK_MS: '300' },
       checkoutEnv: { FINALIZE_SWEEP_MS: '600000' },
     });
     events = await tapEvents(shop.orders.config.RABBITMQ_URL, shop.orders.namespace);
@@ -70,6 +73,27 @@ describe('orders: cancelling a paid order refunds it, once', () => {
     return { refunds: payments?.refunds ?? [], captureStatus: payments?.captures[0].status };
   };
   const payments = () => shop.checkout.app.get<Model<Payment>>(getModelToken(Payment.name));
+  const orders = () => shop.orders.app.get<Model<Order>>(getModelToken(Order.name));
+  /** As an admin's cancel whose refund got no answer leaves the order: marked, a minute ago. */
+  const markRefundPending = async (id: string) => {
+    await waitFor('the placed event out', async () => !(await orders().findById(id).lean())!.outboxPending);
+    await orders().updateOne({ _id: id }, { $set: { refundPending: { at: new Date(Date.now() - 60_000), by: by() } } });
+  };
+  /** Refunds the capture at PayPal with checkout's request id, as if checkout's request went and its answer was lost. */
+  async function refundLostAtPayPal(captureId: string, paypalOrderId: string): Promise<string> {
+    const basic = Buffer.from(`${shop.paypal.clientId}:${shop.paypal.clientSecret}`).toString('base64');
+    const lost = await fetch(`${shop.paypal.url}/v2/payments/captures/${captureId}/refund`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/json',
+        'PayPal-Request-Id': `refund-${paypalOrderId}`,
+      },
+      body: '{}',
+    });
+    expect(lost.status).toBe(201);
+    return ((await lost.json()) as { id: string }).id;
+  }
   const eventsOf = (type: typeof EVENTS.orders.orderCancelled | typeof EVENTS.orders.orderStatusChanged, id: string) =>
     events.of(type).filter((e) => e.data.orderId === id);
 
@@ -227,7 +251,7 @@ describe('orders: cancelling a paid order refunds it, once', () => {
     const { order, paypalOrderId } = bought;
     shop.paypal.setOrderMode(paypalOrderId, 'slow'); // each PayPal call about this order takes 2 s
     const first = await adminPut(order._id, 'Cancelled');
-    expect(first).toMatchObject({ status: 503, body: { statusCode: 503, message: 'Checkout service is unavailable' } });
+    expect(first).toMatchObject({ status: 503, body: { statusCode: 503, message: NOT_CONFIRMED } });
     // Nothing changed on the order meanwhile: still paid, still Processing.
     expect(await read(order._id)).toMatchObject({
       status: 'Processing',
@@ -254,21 +278,62 @@ describe('orders: cancelling a paid order refunds it, once', () => {
     await expectCancelledOnce(bought, entry.refund!.id);
   }, 40_000);
 
+  it('cancels by itself, once, an order whose refund was made after the admin stopped waiting', async () => {
+    const bought = await buy();
+    const { order, paypalOrderId } = bought;
+    shop.paypal.setOrderMode(paypalOrderId, 'slow');
+    expect(await adminPut(order._id, 'Cancelled', SECOND_ADMIN)).toMatchObject({
+      status: 503,
+      body: { message: NOT_CONFIRMED },
+    });
+    expect((await orders().findById(order._id).lean())!.refundPending).toMatchObject({ by: by(SECOND_ADMIN) });
+    // Nobody asks again: the pending-refund check finds the refund made, and cancels in the admin's name.
+    await waitFor(
+      'the order cancelled by the check',
+      async () => (await read(order._id)).status === 'Cancelled',
+      20_000,
+    );
+    const entry = (await read(order._id)).statusHistory[1];
+    expect(entry).toEqual({
+      status: 'Cancelled',
+      at: expect.any(String),
+      by: by(SECOND_ADMIN),
+      refund: { id: expect.any(String), amount: 40 },
+    });
+    await expectCancelledOnce(bought, entry.refund!.id);
+    expect((await orders().findById(order._id).lean())!.refundPending).toBeUndefined();
+  }, 40_000);
+
+  it('the check: a refund PayPal made but nobody recorded cancels the order with it; no refund made leaves it paid', async () => {
+    const made = await buy();
+    const refundId = await refundLostAtPayPal(made.captureId, made.paypalOrderId);
+    await markRefundPending(made.order._id);
+    const notMade = await buy();
+    await markRefundPending(notMade.order._id);
+
+    await waitFor('the made refund found', async () => (await read(made.order._id)).status === 'Cancelled', 15_000);
+    expect((await read(made.order._id)).statusHistory[1]).toMatchObject({
+      by: by(),
+      refund: { id: refundId, amount: 40 },
+    });
+    await expectCancelledOnce(made, refundId);
+
+    await waitFor('the mark cleared', async () => !(await orders().findById(notMade.order._id).lean())!.refundPending);
+    expect(await read(notMade.order._id)).toMatchObject({
+      status: 'Processing',
+      isPaid: true,
+      statusHistory: [expect.anything()],
+    });
+    expect(atPayPal(notMade.paypalOrderId)).toEqual({ refunds: [], captureStatus: 'COMPLETED' });
+    expect(await payments().findOne({ paypalOrderId: notMade.paypalOrderId }).lean()).toMatchObject({
+      status: 'captured',
+    });
+  }, 40_000);
+
   it('refunds once when PayPal made the refund but its answer was lost: asked again with the same request id, PayPal answers that refund', async () => {
     const bought = await buy();
     // As if checkout's earlier request reached PayPal and the answer never came back.
-    const basic = Buffer.from(`${shop.paypal.clientId}:${shop.paypal.clientSecret}`).toString('base64');
-    const lost = await fetch(`${shop.paypal.url}/v2/payments/captures/${bought.captureId}/refund`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${basic}`,
-        'content-type': 'application/json',
-        'PayPal-Request-Id': `refund-${bought.paypalOrderId}`,
-      },
-      body: '{}',
-    });
-    expect(lost.status).toBe(201);
-    const { id: refundId } = (await lost.json()) as { id: string };
+    const refundId = await refundLostAtPayPal(bought.captureId, bought.paypalOrderId);
 
     const res = await adminPut(bought.order._id, 'Cancelled');
     expect(res).toMatchObject({ status: 200, body: { status: 'Cancelled' } });

@@ -133,3 +133,10 @@ export function verifyPayPalRefund(
     return { ok: false, reason: `capture status ${String(capture.status)} after a completed refund` };
   return { ok: true, amountPence: pence, currency };
 }
+
+/** The ids of the refunds PayPal lists on the order (GET /v2/checkout/orders/{id}), oldest first. */
+export function refundIdsOf(raw: unknown): string[] {
+  const units = ((raw ?? {}) as PayPalOrder).purchase_units;
+  const refunds = Array.isArray(units) ? units[0]?.payments?.refunds : undefined;
+  return (Array.isArray(refunds) ? refunds : []).map((r) => text(r?.id)).filter((id): id is string => !!id);
+}

@@ -6,7 +6,7 @@ import type { Model, Types } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Payment, refundRequestId } from '../checkouts/payment.schema';
 import { PayPalClient } from '../paypal/paypal.client';
-import { verifyPayPalRefund } from '../paypal/paypal-verification';
+import { refundIdsOf, verifyPayPalRefund } from '../paypal/paypal-verification';
 
 type LeanPayment = Payment & { _id: Types.ObjectId };
 
@@ -31,7 +31,7 @@ export class OrderRefundsService {
   ) {
     this.outcomes = metrics.counter(
       'shop_order_refunds_total',
-      'Refunds of cancelled orders: refunded (by PayPal now), repeated (answered from the record), refused (by PayPal)',
+      'Refunds of cancelled orders: refunded (by PayPal now), repeated (answered from the record), found (made at PayPal, recorded late), refused (by PayPal)',
       ['outcome'],
     );
   }
@@ -53,6 +53,8 @@ export class OrderRefundsService {
         };
       }
 
+      if (req.onlyIfMade) return this.madeAlready(req, payment);
+
       const answer = await this.paypal.refundCapture(req.captureId, refundRequestId(payment.paypalOrderId));
       if (!answer.ok) {
         this.outcomes.inc({ outcome: 'refused' });
@@ -70,23 +72,49 @@ export class OrderRefundsService {
         this.logger.error({ ...req, refundId: answer.id, reason: verified.reason }, 'refund not confirmed by PayPal');
         throw new HttpException({ statusCode: 502, message: CHECKOUT_MESSAGES.refundNotVerified }, 502);
       }
-      await this.payments
-        .updateOne(
-          { _id: payment._id },
-          {
-            $set: {
-              status: 'refunded',
-              refundId: answer.id,
-              refundedPence: verified.amountPence,
-              refundedAt: new Date(),
-              refundedOrderId: req.orderId,
-            },
-          },
-        )
-        .exec();
+      await this.record(payment, req, answer.id, verified.amountPence);
       this.outcomes.inc({ outcome: 'refunded' });
       this.logger.log({ ...req, refundId: answer.id, amountPence: verified.amountPence }, 'order payment refunded');
       return { refunded: true, refundId: answer.id, amountPence: verified.amountPence, currency: verified.currency };
     });
+  }
+
+  /**
+   * `onlyIfMade`: was the payment refunded, though not recorded here (PayPal made it, its answer was lost)? PayPal's
+   * record of the order decides, as for any refund; found, it is recorded now. Nothing is refunded.
+   */
+  private async madeAlready(req: RefundOrderPaymentRequest, payment: LeanPayment): Promise<RefundOrderPaymentResponse> {
+    const order = await this.paypal.getOrder(payment.paypalOrderId);
+    for (const refundId of refundIdsOf(order)) {
+      const verified = verifyPayPalRefund(order, {
+        refundId,
+        captureId: req.captureId,
+        pence: payment.amountPence,
+        currency: payment.details.currency,
+      });
+      if (!verified.ok) continue;
+      await this.record(payment, req, refundId, verified.amountPence);
+      this.outcomes.inc({ outcome: 'found' });
+      this.logger.warn({ ...req, refundId }, 'order payment found refunded at PayPal, not on record: recorded');
+      return { refunded: true, refundId, amountPence: verified.amountPence, currency: verified.currency };
+    }
+    return { refunded: false, reason: 'No refund of this payment was made' };
+  }
+
+  private async record(payment: LeanPayment, req: RefundOrderPaymentRequest, refundId: string, pence: number) {
+    await this.payments
+      .updateOne(
+        { _id: payment._id },
+        {
+          $set: {
+            status: 'refunded',
+            refundId,
+            refundedPence: pence,
+            refundedAt: new Date(),
+            refundedOrderId: req.orderId,
+          },
+        },
+      )
+      .exec();
   }
 }

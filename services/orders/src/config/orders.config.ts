@@ -23,4 +23,14 @@ export class OrdersConfig extends ServiceConfig {
   @Min(500)
   @Max(60_000)
   REFUND_TIMEOUT_MS = 8000;
+
+  /**
+   * How often this replica checks the cancels whose refund got no answer in time (ms): checkout is asked whether the
+   * refund was made, and the order cancelled if so (OrdersService.checkPendingRefunds).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(3_600_000)
+  REFUND_CHECK_MS = 30_000;
 }

@@ -72,6 +72,13 @@ export class OrderRefund {
   @Prop({ required: true, min: 0 }) amountPence!: number;
 }
 
+/** A cancel waiting for its refund's answer: when it was asked, and by whom. */
+@Schema({ _id: false, versionKey: false })
+export class RefundPending {
+  @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy), required: true }) by!: OrderChangedBy;
+}
+
 /**
  * An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`; `by` the
  * admin who made the change (absent for the placing), `refund` the refund it made, `note` something that happened
@@ -130,6 +137,12 @@ export class Order {
   @Prop({ type: [SchemaFactory.createForClass(OrderStatusEntry)], default: undefined })
   statusHistory?: OrderStatusEntry[];
 
+  /**
+   * An admin's cancel whose refund got no answer in time (checkout or PayPal slow or away): the refund may be made
+   * yet. The pending-refund check asks checkout whether it was, and cancels the order if so; any answer clears it.
+   */
+  @Prop({ type: SchemaFactory.createForClass(RefundPending) }) refundPending?: RefundPending;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -142,9 +155,11 @@ export const OrderSchema = SchemaFactory.createForClass(Order);
 // A customer's orders and the admin's lists, newest first.
 OrderSchema.index({ 'user._id': 1, createdAt: -1 });
 OrderSchema.index({ createdAt: -1 });
+// The pending-refund check's question: cancels whose refund got no answer.
+OrderSchema.index({ 'refundPending.at': 1 });
 
 /** Newest first; the id breaks ties between orders of the same millisecond. */
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 /** Reads that answer the API leave the outbox behind. */
-export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0 } as const;
+export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0, refundPending: 0 } as const;

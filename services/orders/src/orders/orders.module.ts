@@ -8,11 +8,12 @@ import { OrdersController } from './orders.controller';
 import { OrdersMessages } from './orders.messages';
 import { OrdersOutbox } from './orders-outbox';
 import { OrdersService } from './orders.service';
+import { PendingRefunds } from './pending-refunds';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]), CheckoutModule],
   controllers: [OrdersController, AdminOrdersController, OrdersMessages],
-  providers: [OrdersService, OrderLocks, OrdersOutbox],
+  providers: [OrdersService, OrderLocks, OrdersOutbox, PendingRefunds],
   exports: [MongooseModule],
 })
 export class OrdersModule {}

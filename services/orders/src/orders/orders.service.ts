@@ -193,50 +193,10 @@ export class OrdersService implements OnModuleInit {
     const by = { _id: admin._id, name: admin.name };
     const outcome = await this.locks.withOrder(
       id,
-      async (): Promise<{ order: LeanOrder; changed: boolean } | { refused: string }> => {
+      async () => {
         const current = await this.orders.findById(id).lean<LeanOrder>().exec();
         if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
-        const decidedAt = new Date();
-        const change = statusChange(current, status, decidedAt);
-        if (!change) return { order: current, changed: false };
-        let refund: Refunded | undefined;
-        if (change.status === 'Cancelled' && current.paymentDetails) {
-          const answer = await this.refundPayment(current);
-          if (!answer.refunded) {
-            const note = ORDER_MESSAGES.refundRefused(answer.reason);
-            await this.appendNote(current, { status: current.status, at: new Date(), by, note });
-            return { refused: note };
-          }
-          refund = answer;
-        }
-        // A refunded cancellation took effect once the refund was made.
-        const now = refund ? new Date() : decidedAt;
-        const entry: StatusEntry = {
-          status: change.status,
-          at: now,
-          by,
-          ...(refund ? { refund: { id: refund.refundId, amountPence: refund.amountPence } } : {}),
-        };
-        // An order from before the history was kept stores the history its JSON showed, then this change.
-        const statusHistory = [...statusHistoryOf(current), entry];
-        const events = [
-          ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
-          statusChangedEvent(current, {
-            n: statusHistory.length - 1,
-            status: change.status,
-            at: now,
-            ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
-          }),
-        ];
-        const $set: UpdateQuery<Order>['$set'] = {
-          ...change,
-          statusHistory,
-          outbox: [...current.outbox, ...events],
-          outboxPending: true,
-        };
-        const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
-        const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
-        return { order: updated!, changed: true };
+        return this.changeLocked(current, status, by, 'refund');
       },
       // A cancellation waits for the refund under the lock: it must outlive the wait.
       { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
@@ -254,17 +214,133 @@ export class OrdersService implements OnModuleInit {
   }
 
   /**
+   * The change itself, under the order's lock. A paid order's cancellation is refunded first: `refund` asks checkout
+   * to refund (an admin's request, marked `refundPending` on the order until an answer comes); `check` only asks
+   * whether a refund was made (the pending-refund check, after an admin's request got no answer), and cancels if so.
+   */
+  private async changeLocked(
+    current: LeanOrder,
+    status: OrderStatus,
+    by: ChangedBy,
+    mode: 'refund' | 'check',
+  ): Promise<{ order: LeanOrder; changed: boolean } | { refused: string }> {
+    const decidedAt = new Date();
+    const change = statusChange(current, status, decidedAt);
+    if (!change) return { order: current, changed: false };
+    let refund: Refunded | undefined;
+    if (change.status === 'Cancelled' && current.paymentDetails) {
+      if (mode === 'refund') await this.setRefundPending(current, { at: decidedAt, by });
+      let answer: RefundOrderPaymentResponse;
+      try {
+        answer = await this.refundPayment(current, mode === 'check');
+      } catch (err) {
+        // No answer (503, or a refund PayPal did not confirm): it may be made yet, so the mark stays for the check.
+        // A definite answer (409: no such payment, 400) made nothing: the mark goes.
+        if (err instanceof HttpException && err.getStatus() < 500) await this.setRefundPending(current, undefined);
+        if (mode === 'refund' && err instanceof HttpException && err.getStatus() === 503)
+          throw new ServiceUnavailableException(ORDER_MESSAGES.refundNotConfirmed);
+        throw err;
+      }
+      if (!answer.refunded) {
+        if (mode === 'check') {
+          await this.setRefundPending(current, undefined);
+          return { order: current, changed: false };
+        }
+        const note = ORDER_MESSAGES.refundRefused(answer.reason);
+        await this.appendNote(current, { status: current.status, at: new Date(), by, note });
+        return { refused: note };
+      }
+      refund = answer;
+    }
+    // A refunded cancellation took effect once the refund was made.
+    const now = refund ? new Date() : decidedAt;
+    const entry: StatusEntry = {
+      status: change.status,
+      at: now,
+      by,
+      ...(refund ? { refund: { id: refund.refundId, amountPence: refund.amountPence } } : {}),
+    };
+    // An order from before the history was kept stores the history its JSON showed, then this change.
+    const statusHistory = [...statusHistoryOf(current), entry];
+    const events = [
+      ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
+      statusChangedEvent(current, {
+        n: statusHistory.length - 1,
+        status: change.status,
+        at: now,
+        ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
+      }),
+    ];
+    const $set: UpdateQuery<Order>['$set'] = {
+      ...change,
+      statusHistory,
+      outbox: [...current.outbox, ...events],
+      outboxPending: true,
+    };
+    // Any change settles an earlier cancel whose refund got no answer: the admin has decided since.
+    const $unset = { refundPending: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
+    const updated = await this.orders
+      .findByIdAndUpdate(current._id, { $set, $unset }, { new: true })
+      .lean<LeanOrder>()
+      .exec();
+    return { order: updated!, changed: true };
+  }
+
+  /**
+   * The pending-refund check (PendingRefunds, every REFUND_CHECK_MS): an admin's cancel whose refund got no answer
+   * in time left the order paid and marked. Checkout is asked — without refunding anything — whether the refund was
+   * made (its record, or PayPal's record of the order): if so the order is cancelled with it, in the admin's name,
+   * as their retry would have; if not, the mark goes and the order stays as it is. Returns the orders cancelled.
+   */
+  async checkPendingRefunds(now = Date.now()): Promise<number> {
+    const marked = await this.orders
+      .find({ 'refundPending.at': { $lt: new Date(now - this.config.REFUND_TIMEOUT_MS) } }, { _id: 1 })
+      .limit(50)
+      .lean<Array<{ _id: Types.ObjectId }>>()
+      .exec();
+    let cancelled = 0;
+    for (const { _id } of marked) {
+      const id = _id.toHexString();
+      const outcome = await this.locks
+        .withOrder(
+          id,
+          async () => {
+            const current = await this.orders.findById(id).lean<LeanOrder>().exec();
+            if (!current?.refundPending) return undefined;
+            if (current.status === 'Cancelled' || current.status === 'Delivered') {
+              await this.setRefundPending(current, undefined);
+              return undefined;
+            }
+            return this.changeLocked(current, 'Cancelled', current.refundPending.by, 'check');
+          },
+          { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
+        )
+        .catch((err: Error) => {
+          this.logger.warn({ msg: 'pending refund not checked yet', orderId: id, err: err.message });
+          return undefined;
+        });
+      if (outcome && 'changed' in outcome && outcome.changed) {
+        this.logger.warn({ msg: 'order cancelled: its refund was made after the admin stopped waiting', orderId: id });
+        this.outbox.relaySoon(id);
+        cancelled++;
+      }
+    }
+    return cancelled;
+  }
+
+  /**
    * Checkout refunds the order's payment in full: once, however often asked — two admins at once, a retry after a
    * timeout — since it keeps one refund per payment and asks PayPal with one request id. A 503 (checkout or PayPal
    * away, too slow) leaves the order as it is: asking again answers the refund if it was made meanwhile.
    */
-  private async refundPayment(order: LeanOrder): Promise<RefundOrderPaymentResponse> {
+  private async refundPayment(order: LeanOrder, onlyIfMade: boolean): Promise<RefundOrderPaymentResponse> {
     const orderId = String(order._id);
     const answer = await this.checkout.refund({
       orderId,
       checkoutId: order.checkoutId,
       paypalOrderId: order.paymentDetails!.id,
       captureId: order.paymentDetails!.captureId,
+      ...(onlyIfMade ? { onlyIfMade } : {}),
     });
     this.logger.log({
       msg: answer.refunded ? 'order payment refunded' : 'order refund refused',
@@ -274,10 +350,23 @@ export class OrdersService implements OnModuleInit {
     return answer;
   }
 
-  /** A note in the order's history, its status unchanged (nothing to announce). Under the order's lock. */
+  /** A note in the order's history, its status unchanged (nothing to announce); it settles a pending refund. */
   private async appendNote(current: LeanOrder, entry: StatusEntry): Promise<void> {
     await this.orders
-      .updateOne({ _id: current._id }, { $set: { statusHistory: [...statusHistoryOf(current), entry] } })
+      .updateOne(
+        { _id: current._id },
+        { $set: { statusHistory: [...statusHistoryOf(current), entry] }, $unset: { refundPending: 1 } },
+      )
+      .exec();
+  }
+
+  /** Marks (or, given nothing, unmarks) a cancel whose refund is asked for. Under the order's lock. */
+  private async setRefundPending(current: LeanOrder, pending: { at: Date; by: ChangedBy } | undefined): Promise<void> {
+    await this.orders
+      .updateOne(
+        { _id: current._id },
+        pending ? { $set: { refundPending: pending } } : { $unset: { refundPending: 1 } },
+      )
       .exec();
   }
 

@@ -1,5 +1,5 @@
 import type { RefundOrderPaymentRequest } from '@shop/contracts';
-import { IsMongoId, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsMongoId, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PAYPAL_ORDER_ID } from '../../paypal/paypal.client';
 
 /** orders → checkout: the payment of a cancelled order. Anything else is answered 400 before PayPal is asked. */
@@ -17,4 +17,8 @@ export class RefundOrderPaymentDto implements RefundOrderPaymentRequest {
   @MaxLength(100, { message: 'captureId must be a PayPal capture id' })
   @Matches(/^[A-Za-z0-9-]+$/, { message: 'captureId must be a PayPal capture id' })
   captureId!: string;
+
+  @IsOptional()
+  @IsBoolean({ message: 'onlyIfMade must be true or false' })
+  onlyIfMade?: boolean;
 }
