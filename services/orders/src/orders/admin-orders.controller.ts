@@ -49,7 +49,7 @@ export class AdminOrdersController {
     { 409: 'No PayPal payment of this order is on record (nothing refunded, nothing changed)' },
     { 502: 'Refund refused by PayPal: <PayPal’s reason> (the order stays paid; the refusal is on its history)' },
     {
-      503: 'Checkout service is unavailable or PayPal is unavailable, please try again (nothing changed; a refund made meanwhile is answered by the retry, never made twice)',
+      503: 'The refund is not confirmed yet (checkout or PayPal did not answer in time): the order stays paid; if the refund is made it is cancelled shortly, by the retry or by itself, never refunded twice',
     },
   )
   updateStatus(
