@@ -92,6 +92,8 @@ export const ORDER_MESSAGES = {
   deliveredCannotBeCancelled: 'A delivered order cannot be cancelled',
   /** The order stays as it was, paid; its history keeps this as a note. */
   refundRefused: (reason: string) => `Refund refused by PayPal: ${reason}`,
+  /** 409: a cancel's refund got no answer yet; no other status until it is settled (the money may be back already). */
+  refundPending: 'A refund of this order is not confirmed yet: cancel it again to settle it, or try again shortly',
   /** 503: the refund got no answer in time; it may be made yet (the order is then cancelled by the shop itself). */
   refundNotConfirmed:
     'The refund is not confirmed yet, so the order is not cancelled. If the refund is made, the order will be cancelled shortly; otherwise please try again',

@@ -287,6 +287,11 @@ describe('orders: cancelling a paid order refunds it, once', () => {
       body: { message: NOT_CONFIRMED },
     });
     expect((await orders().findById(order._id).lean())!.refundPending).toMatchObject({ by: by(SECOND_ADMIN) });
+    // Meanwhile the order may not be shipped: its money may be back with the buyer already.
+    expect(await adminPut(order._id, 'Shipped')).toMatchObject({
+      status: 409,
+      body: { statusCode: 409, message: ORDER_MESSAGES.refundPending },
+    });
     // Nobody asks again: the pending-refund check finds the refund made, and cancels in the admin's name.
     await waitFor(
       'the order cancelled by the check',

@@ -46,7 +46,9 @@ export class AdminOrdersController {
       400: 'Invalid order id, Invalid status, A cancelled order cannot change status, or A delivered order cannot be cancelled',
     },
     { 404: 'Order not found' },
-    { 409: 'No PayPal payment of this order is on record (nothing refunded, nothing changed)' },
+    {
+      409: 'No PayPal payment of this order is on record (nothing refunded, nothing changed), or A refund of this order is not confirmed yet (another status while a cancel is unsettled)',
+    },
     { 502: 'Refund refused by PayPal: <PayPal’s reason> (the order stays paid; the refusal is on its history)' },
     {
       503: 'The refund is not confirmed yet (checkout or PayPal did not answer in time): the order stays paid; if the refund is made it is cancelled shortly, by the retry or by itself, never refunded twice',

@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  ConflictException,
   HttpException,
   Injectable,
   Logger,
@@ -186,7 +187,7 @@ export class OrdersService implements OnModuleInit {
    * who made it) and stores its status-changed event — and a cancellation its cancelled event — in the same write,
    * under the order's lock; setting the status the order has writes and announces nothing.
    *
-   * Cancelling a paid order refunds it first (cancelPaid), still under the lock, then writes the cancellation with
+   * Cancelling a paid order refunds it first (changeLocked), still under the lock, then writes the cancellation with
    * its refund; a refund PayPal refuses leaves the order as it was, with the refusal in its history, and answers 502.
    */
   async updateStatus(id: string, status: OrderStatus, admin: ChangedBy): Promise<OrderJson> {
@@ -227,6 +228,9 @@ export class OrdersService implements OnModuleInit {
     const decidedAt = new Date();
     const change = statusChange(current, status, decidedAt);
     if (!change) return { order: current, changed: false };
+    // The money may be back with the buyer already: nothing but the cancel (or the check) may follow until it is known.
+    if (current.refundPending && change.status !== 'Cancelled')
+      throw new ConflictException(ORDER_MESSAGES.refundPending);
     let refund: Refunded | undefined;
     if (change.status === 'Cancelled' && current.paymentDetails) {
       if (mode === 'refund') await this.setRefundPending(current, { at: decidedAt, by });
@@ -277,7 +281,7 @@ export class OrdersService implements OnModuleInit {
       outbox: [...current.outbox, ...events],
       outboxPending: true,
     };
-    // Any change settles an earlier cancel whose refund got no answer: the admin has decided since.
+    // A cancellation settles an earlier cancel whose refund got no answer.
     const $unset = { refundPending: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
     const updated = await this.orders
       .findByIdAndUpdate(current._id, { $set, $unset }, { new: true })
@@ -343,7 +347,11 @@ export class OrdersService implements OnModuleInit {
       ...(onlyIfMade ? { onlyIfMade } : {}),
     });
     this.logger.log({
-      msg: answer.refunded ? 'order payment refunded' : 'order refund refused',
+      msg: answer.refunded
+        ? 'order payment refunded'
+        : onlyIfMade
+          ? 'order payment not refunded'
+          : 'order refund refused',
       orderId,
       ...(answer.refunded ? { refundId: answer.refundId, amountPence: answer.amountPence } : { reason: answer.reason }),
     });
