@@ -7,4 +7,5 @@ export * from './events';
 export * from './identity';
 export * from './messaging';
 export * from './orders';
+export * from './reviews';
 export * from './services';

@@ -49,7 +49,8 @@ export interface Call {
   headers: Record<string, unknown>;
 }
 
-type Reply = { status?: number; body?: unknown } | ((call: Call) => { status?: number; body?: unknown });
+type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
+type Reply = Answer | ((call: Call) => Answer);
 
 /**
  * Replaces the axios instance's transport: `"GET /api/cart": {body}` answers that call; anything else is a 404.
@@ -72,7 +73,8 @@ export function fakeApi(routes: Record<string, Reply>): Call[] {
     const reply = typeof route === 'function' ? route(call) : route;
     const status = reply ? (reply.status ?? 200) : 404;
     const body = reply ? reply.body : { message: 'Not found', statusCode: 404 };
-    const response: AxiosResponse = { data: body, status, statusText: String(status), headers: {}, config };
+    const headers = reply?.headers ?? {};
+    const response: AxiosResponse = { data: body, status, statusText: String(status), headers, config };
     if (status >= 400)
       throw new AxiosError(`Request failed with status code ${status}`, 'ERR_BAD_REQUEST', config, {}, response);
     return response;

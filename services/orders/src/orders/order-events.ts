@@ -106,6 +106,7 @@ export function statusChangedEvent(
     previousStatus: order.status,
     changedAt: change.at.toISOString(),
     customer: customerOf(order.user),
+    items: itemRefs(order),
     // A cancellation that refunded the payment: the customer is told how much went back.
     ...(change.refund
       ? { refund: { amount: toPounds(change.refund.amountPence), currency: change.refund.currency } }
