@@ -10,18 +10,11 @@ import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-/**
- * What a history entry may store beyond its status and time (OrderStatusEntryJson): who made the change, the
- * refund it made (pence inside), a note.
- */
-export interface StatusEntryExtras {
-  by?: { _id: string; name: string };
-  refund?: { id: string; amountPence: number };
-  note?: string;
-}
+/** What a history entry may store beyond its status and time: who made the change, its refund, a note. */
+export type StatusEntryExtras = Pick<StatusEntry, 'by' | 'refund' | 'note'>;
 
 /** A stored history entry as its JSON: its status and time, and whichever of by, refund and note it has. */
-export function toStatusEntryJson(entry: StatusEntry & StatusEntryExtras): OrderStatusEntryJson {
+export function toStatusEntryJson(entry: StatusEntry): OrderStatusEntryJson {
   const { status, at, by, refund, note } = entry;
   return {
     status,
@@ -29,6 +22,17 @@ export function toStatusEntryJson(entry: StatusEntry & StatusEntryExtras): Order
     ...(by ? { by: { _id: String(by._id), name: by.name } } : {}),
     ...(refund ? { refund: { id: refund.id, amount: toPounds(refund.amountPence) } } : {}),
     ...(note ? { note } : {}),
+  };
+}
+
+/**
+ * The order as its buyer reads it: its history without the admins' names and without notes (things that happened
+ * without a change, e.g. PayPal refusing a refund: the shop's business, not the buyer's). Admins read it whole.
+ */
+export function forBuyer(order: OrderJson): OrderJson {
+  return {
+    ...order,
+    statusHistory: order.statusHistory.filter((e) => !e.note).map(({ by: _by, ...entry }) => entry),
   };
 }
 

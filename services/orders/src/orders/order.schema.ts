@@ -58,11 +58,39 @@ export class OrderDiscount {
   @Prop({ required: true, min: 0 }) amountPence!: number;
 }
 
-/** An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`. */
+/** The admin who changed an order, as their token named them. */
+@Schema({ _id: false, versionKey: false })
+export class OrderChangedBy {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) name!: string;
+}
+
+/** The refund a cancellation made: PayPal's refund id and what it gave back (pence). */
+@Schema({ _id: false, versionKey: false })
+export class OrderRefund {
+  @Prop({ required: true }) id!: string;
+  @Prop({ required: true, min: 0 }) amountPence!: number;
+}
+
+/** A cancel waiting for its refund's answer: when it was asked, and by whom. */
+@Schema({ _id: false, versionKey: false })
+export class RefundPending {
+  @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy), required: true }) by!: OrderChangedBy;
+}
+
+/**
+ * An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`; `by` the
+ * admin who made the change (absent for the placing), `refund` the refund it made, `note` something that happened
+ * without a change (`status` then repeats the order's).
+ */
 @Schema({ _id: false, versionKey: false })
 export class OrderStatusEntry {
   @Prop({ type: String, required: true, enum: ORDER_STATUSES }) status!: OrderStatus;
   @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy) }) by?: OrderChangedBy;
+  @Prop({ type: SchemaFactory.createForClass(OrderRefund) }) refund?: OrderRefund;
+  @Prop() note?: string;
 }
 
 /**
@@ -116,6 +144,12 @@ export class Order {
   @Prop({ type: [SchemaFactory.createForClass(OrderStatusEntry)], default: undefined })
   statusHistory?: OrderStatusEntry[];
 
+  /**
+   * An admin's cancel whose refund got no answer in time (checkout or PayPal slow or away): the refund may be made
+   * yet. The pending-refund check asks checkout whether it was, and cancels the order if so; any answer clears it.
+   */
+  @Prop({ type: SchemaFactory.createForClass(RefundPending) }) refundPending?: RefundPending;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -135,6 +169,9 @@ OrderSchema.index({ totalPence: 1, _id: 1 });
 OrderSchema.index({ customerName: 1, _id: 1 });
 OrderSchema.index({ customerEmail: 1, _id: 1 });
 
+// The pending-refund check's question: cancels whose refund got no answer.
+OrderSchema.index({ 'refundPending.at': 1 });
+
 /** The lower-cased buyer fields the admin's search reads (customerName, customerEmail). */
 export function customerKeys(user: { name: string; email?: string }): Pick<Order, 'customerName' | 'customerEmail'> {
   return {
@@ -147,4 +184,10 @@ export function customerKeys(user: { name: string; email?: string }): Pick<Order
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 /** Reads that answer the API leave the outbox behind. */
-export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0, customerName: 0, customerEmail: 0 } as const;
+export const ORDER_PROJECTION = {
+  outbox: 0,
+  outboxPending: 0,
+  refundPending: 0,
+  customerName: 0,
+  customerEmail: 0,
+} as const;

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ORDER_STATUSES, type AdminOrderSortField, type OrderJson, type OrderStatus } from '@shop/contracts';
+import {
+  ORDER_MESSAGES,
+  ORDER_STATUSES,
+  type AdminOrderSortField,
+  type OrderJson,
+  type OrderStatus,
+} from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { fetchOrderPage, selectAdminOrders, updateOrderStatus } from '@/features/admin/adminOrdersSlice';
@@ -21,12 +27,17 @@ import {
 } from '@/features/admin/orderListQuery';
 import { LineSku, lineOptions } from '@/features/orders/OrderLines';
 import { formatDate } from '@/lib/dates';
+import { formatPrice } from '@/lib/money';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
 
 /** Cancelling gives the stock back and cannot be undone (the server refuses any change after it). */
 export const CANCEL_ORDER_CONFIRMATION =
   'Cancel this order? Its items go back on sale, and a cancelled order cannot change status again.';
+
+/** What cancelling this order does: a PayPal-paid order's whole payment is refunded too. */
+export const cancelConfirmation = (order: OrderJson): string =>
+  order.paymentDetails ? ORDER_MESSAGES.confirmCancelPaid(formatPrice(order.totalPrice)) : CANCEL_ORDER_CONFIRMATION;
 
 /** The order's lines, folded: each name, size and colour, variant SKU and quantity. */
 function OrderItems({ order }: { order: OrderJson }) {
@@ -58,7 +69,7 @@ export function useSetOrderStatus(order: OrderJson) {
   const busy = useAppSelector((s) => selectAdminOrders(s).busy.includes(order._id));
   const setStatus = async (status: OrderStatus) => {
     if (status === order.status) return;
-    if (status === 'Cancelled' && !window.confirm(CANCEL_ORDER_CONFIRMATION)) return;
+    if (status === 'Cancelled' && !window.confirm(cancelConfirmation(order))) return;
     try {
       await dispatch(updateOrderStatus({ id: order._id, status })).unwrap();
       notify.success(`Order #${order._id.slice(-6)} is now ${status}`);
@@ -81,7 +92,8 @@ export function OrderStatusSelect({ order }: { order: OrderJson }) {
       className="rounded border border-gray-400 bg-white p-1.5 disabled:bg-gray-100 disabled:opacity-70"
     >
       {ORDER_STATUSES.map((status) => (
-        <option key={status} value={status}>
+        // A delivered order cannot be cancelled (the server refuses it too).
+        <option key={status} value={status} disabled={status === 'Cancelled' && order.status === 'Delivered'}>
           {status}
         </option>
       ))}
