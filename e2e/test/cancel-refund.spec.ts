@@ -135,15 +135,18 @@ describe('cancelling a paid order refunds it (browser)', () => {
     await expect(status.isDisabled()).resolves.toBe(true);
     await expectAccessible(page, 'orders, one cancelled');
 
-    // Its timeline: placed, then cancelled with the refund.
+    // Its page's timeline: paid (the capture comes before the order is made), placed, then cancelled by the admin
+    // with the refund.
     await row.getByRole('link', { name: `#${order._id}` }).click();
-    const steps = page.getByRole('region', { name: 'Order Status' }).getByRole('listitem');
-    await steps.filter({ hasText: 'Cancelled' }).waitFor();
+    await page.waitForURL(new RegExp(`/admin/orders/${order._id}$`));
+    const steps = page.getByTestId('order-timeline').getByRole('listitem');
+    await steps.filter({ hasText: 'Status set to Cancelled' }).waitFor();
     await expect(steps.allTextContents()).resolves.toEqual([
-      expect.stringMatching(/^Processing /),
-      expect.stringMatching(/^Cancelled .*Refunded £90\.00$/),
+      expect.stringMatching(/^Payment captured: £90\.00/),
+      expect.stringMatching(/^Order placed: Processing/),
+      expect.stringMatching(/^Status set to Cancelled.* · by .*Refunded £90\.00 \(PayPal refund \S+\)$/),
     ]);
-    await expect(steps.last().getAttribute('aria-current')).resolves.toBe('step');
+    await expectAccessible(page, 'admin order page, cancelled with a refund');
 
     const cancelled = (await call('GET', `/api/orders/${order._id}`, adminToken)).body as OrderJson;
     expect(cancelled).toMatchObject({ status: 'Cancelled', isPaid: true });
