@@ -348,6 +348,9 @@ describe('checkout and orders through the gateway', () => {
 
     for (const [method, path] of [
       ['GET', '/api/admin/orders'],
+      ['GET', '/api/admin/orders?page=1&q=a'],
+      ['GET', `/api/admin/orders/${order._id}`],
+      ['GET', '/api/admin/orders/export.csv?status=Shipped'],
       ['PUT', `/api/admin/orders/${order._id}`],
       ['DELETE', `/api/admin/orders/${order._id}`],
       ['GET', '/api/admin/stats'],

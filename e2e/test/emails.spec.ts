@@ -154,6 +154,9 @@ describe('the emails a customer gets (browser)', () => {
     await page.goto(`${env.baseUrl}/login`, { waitUntil: 'networkidle' });
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/forgot-password$/);
+    // the page is loaded lazily: until it shows, the address bar has changed but the login form (with its own
+    // Email field) is still on screen
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill(customer.email);
     await page.getByRole('button', { name: 'Send reset link', exact: true }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();

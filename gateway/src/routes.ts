@@ -20,6 +20,9 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/subscribe', service: 'identity' },
   { prefix: '/api/products', service: 'catalog', cached: true },
   { prefix: '/api/admin/products', service: 'catalog' },
+  { prefix: '/api/admin/reviews', service: 'catalog' },
+  // a signed-in read: not under /api/products, whose GETs the HTTP cache fetches anonymously
+  { prefix: '/api/reviews', service: 'catalog' },
   { prefix: '/api/upload', service: 'catalog', upload: true },
   { prefix: '/uploads', service: 'catalog' },
   { prefix: '/api/cart', service: 'cart' },

@@ -152,7 +152,9 @@ export interface ProductJson {
   material: string;
   gender: Gender;
   images: ProductImageJson[];
+  /** The average of the product's visible reviews (two decimals), 0 with none: never set by a client (reviews.ts). */
   rating: number;
+  /** How many visible reviews it has. */
   numReviews: number;
   isFeatured: boolean;
   isPublished: boolean;

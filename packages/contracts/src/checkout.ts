@@ -101,6 +101,10 @@ export const CHECKOUT_MESSAGES = {
   alreadyPaid: 'Checkout is already paid',
   notPaid: 'Checkout is not paid',
   paypalUnavailable: 'PayPal is unavailable, please try again',
+  /** A refund asked for a payment checkout has no record of (or of another checkout or capture). */
+  paymentNotFound: 'No PayPal payment of this order is on record',
+  /** PayPal said it refunded, but its own record of the order does not show that refund. */
+  refundNotVerified: 'PayPal did not confirm the refund, please try again',
   paymentMethod: 'Payment method must be PayPal',
   paypalOrderId: 'paymentDetails.id (the PayPal order id) is required',
   stockGoneRefunded: (reason: string) => `${reason}. Your reservation had expired, so the payment was refunded.`,

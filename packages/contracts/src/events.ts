@@ -145,6 +145,11 @@ export interface OrderStatusChangedEvent {
   /** ISO time of the change. */
   changedAt: string;
   customer: { name: string; email?: string };
+  /**
+   * The order's lines (catalog records from a Delivered change who received which product, for reviews). Absent from
+   * events stored before it existed.
+   */
+  items?: OrderItemRef[];
   /** Set when a cancellation refunded the payment (pounds). */
   refund?: { amount: number; currency: string };
 }

@@ -1,4 +1,5 @@
 export * from './admin-lists';
+export * from './admin-orders';
 export * from './cart';
 export * from './catalog';
 export * from './checkout';
@@ -8,4 +9,5 @@ export * from './events';
 export * from './identity';
 export * from './messaging';
 export * from './orders';
+export * from './reviews';
 export * from './services';

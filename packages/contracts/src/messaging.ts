@@ -33,6 +33,10 @@ export const PATTERNS = {
     /** {} → CountProductsResponse (every product, published or not: the admin dashboard's count) */
     countProducts: 'catalog.products.count',
   },
+  checkout: {
+    /** RefundOrderPaymentRequest → RefundOrderPaymentResponse; one refund per PayPal payment, however often asked */
+    refundOrderPayment: 'checkout.payments.refund',
+  },
   orders: {
     /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */
     createOrder: 'orders.orders.create',

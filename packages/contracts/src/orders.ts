@@ -89,6 +89,17 @@ export const ORDER_MESSAGES = {
   invalidId: 'Invalid order id',
   invalidStatus: `Invalid status`,
   cancelledIsFinal: 'A cancelled order cannot change status',
+  deliveredCannotBeCancelled: 'A delivered order cannot be cancelled',
+  /** The order stays as it was, paid; its history keeps this as a note. */
+  refundRefused: (reason: string) => `Refund refused by PayPal: ${reason}`,
+  /** 409: a cancel's refund got no answer yet; no other status until it is settled (the money may be back already). */
+  refundPending: 'A refund of this order is not confirmed yet: cancel it again to settle it, or try again shortly',
+  /** 503: the refund got no answer in time; it may be made yet (the order is then cancelled by the shop itself). */
+  refundNotConfirmed:
+    'The refund is not confirmed yet, so the order is not cancelled. If the refund is made, the order will be cancelled shortly; otherwise please try again',
+  /** The admin's confirmation before cancelling an order that was paid (`amount` formatted, e.g. £90.00). */
+  confirmCancelPaid: (amount: string) =>
+    `Cancel this order and refund ${amount} to the customer's PayPal account? Its items go back on sale, and a cancelled order cannot change status again.`,
   removed: 'Order removed',
 } as const;
 
@@ -120,3 +131,27 @@ export interface CreateOrderResponse {
 export interface CountProductsResponse {
   products: number;
 }
+
+// ---- Request/response: PATTERNS.checkout.refundOrderPayment (orders → checkout, cancelling a paid order)
+
+/** The payment of an order to refund in full: the PayPal order and capture the order's checkout was paid with. */
+export interface RefundOrderPaymentRequest {
+  orderId: string;
+  checkoutId: string;
+  /** paymentDetails.id: the PayPal order. */
+  paypalOrderId: string;
+  /** paymentDetails.captureId: the capture refunded. */
+  captureId: string;
+  /**
+   * Refund nothing: only say whether the payment was refunded already (checkout's record, or PayPal's record of the
+   * order), `{refunded: false}` if not. Orders' check of a cancel whose refund got no answer.
+   */
+  onlyIfMade?: boolean;
+}
+
+/**
+ * The refund made (now, or by an earlier request for the same payment: the same refund again), or PayPal's refusal
+ * in its own words. No answer at all (checkout or PayPal away, a timeout) is an error (503), never a refusal.
+ */
+export type RefundOrderPaymentResponse =
+  { refunded: true; refundId: string; amountPence: number; currency: string } | { refunded: false; reason: string };

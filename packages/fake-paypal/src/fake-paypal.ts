@@ -634,6 +634,11 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       const key = requestId === undefined ? undefined : `refund|${capture.id}|${requestId}`;
       if (key !== undefined && replayed(ctx, key)) return;
       const request = validateRefundRequest(parseJsonBody(ctx, bytes));
+      if ((stored.mode ?? mode) === 'refund-refused')
+        throw unprocessable(
+          'REFUND_FAILED_INSUFFICIENT_FUNDS',
+          'Capture could not be refunded due to insufficient funds.',
+        );
       const made = refundCapture(stored, payments, capture, request, ctx.base);
       answerOnce(
         ctx,

@@ -451,6 +451,21 @@ describe('refund failure modes', () => {
     expect((await refund(broken.captureId)).status).toBe(201);
   });
 
+  it('refund-refused on one order: 422 REFUND_FAILED_INSUFFICIENT_FUNDS, nothing refunded, its capture untouched', async () => {
+    const refused = await captured('20.00');
+    const fine = await captured('20.00');
+    expect(fake.setOrderMode(refused.orderId, 'refund-refused')).toBe(true);
+    const res = await refund(refused.captureId, { headers: { 'PayPal-Request-Id': 'refund-once' } });
+    expectPayPalError(res, 422, 'UNPROCESSABLE_ENTITY', 'REFUND_FAILED_INSUFFICIENT_FUNDS');
+    expect(res.body.details[0].description).toBe('Capture could not be refunded due to insufficient funds.');
+    expect(await payments(refused.orderId)).toMatchObject({ capture: { status: 'COMPLETED' }, refunds: undefined });
+    expect((await refund(fine.captureId)).status).toBe(201);
+    // A refusal is not remembered: once PayPal would take it, the same request id refunds.
+    fake.setOrderMode(refused.orderId, 'normal');
+    expect((await refund(refused.captureId, { headers: { 'PayPal-Request-Id': 'refund-once' } })).status).toBe(201);
+    expect((await payments(refused.orderId)).capture.status).toBe('REFUNDED');
+  });
+
   it('slow: the refund answers only after latencyMs', async () => {
     const { captureId } = await captured('20.00');
     fake.setMode('slow', { latencyMs: 300 });

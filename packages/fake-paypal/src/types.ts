@@ -16,6 +16,11 @@ export const FAKE_PAYPAL_MODES = [
   'slow',
   /** Capture is refused (422 INSTRUMENT_DECLINED); the order stays APPROVED with no capture. */
   'uncaptured',
+  /**
+   * Refunds of the capture are refused (422 REFUND_FAILED_INSUFFICIENT_FUNDS: the merchant's PayPal balance cannot
+   * cover them); create, capture and get behave normally.
+   */
+  'refund-refused',
 ] as const;
 
 export type FakePayPalMode = (typeof FAKE_PAYPAL_MODES)[number];

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ServiceDefaultsModule } from '@shop/nest-common';
 import { CatalogConfig } from './config/catalog.config';
+import { CatalogEventsModule } from './events/catalog-events.module';
 import { ProductsModule } from './products/products.module';
+import { ReviewsModule } from './reviews/reviews.module';
 import { StockModule } from './stock/stock.module';
 import { UploadsModule } from './uploads/uploads.module';
 
@@ -11,6 +13,8 @@ import { UploadsModule } from './uploads/uploads.module';
     ProductsModule,
     StockModule,
     UploadsModule,
+    ReviewsModule,
+    CatalogEventsModule,
   ],
 })
 export class AppModule {}

@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ServiceDefaultsModule } from '@shop/nest-common';
+import { AdminOrdersQueryModule } from './admin-orders/admin-orders-query.module';
 import { OrdersConfig } from './config/orders.config';
 import { OrdersModule } from './orders/orders.module';
 import { StatsModule } from './stats/stats.module';
 
 @Module({
-  imports: [ServiceDefaultsModule.forRoot({ service: 'orders', config: OrdersConfig }), OrdersModule, StatsModule],
+  imports: [
+    ServiceDefaultsModule.forRoot({ service: 'orders', config: OrdersConfig }),
+    OrdersModule,
+    AdminOrdersQueryModule,
+    StatsModule,
+  ],
 })
 export class AppModule {}

@@ -3,7 +3,19 @@
 import { EVENTS, SHIPPING_METHOD, type OrderJson, type OrderStatus } from '@shop/contracts';
 import { request, waitFor } from '@shop/nest-common/testing';
 import { OrdersOutbox } from '../src/orders/orders-outbox';
-import { ADMIN, CUSTOMER, newId, paidCheckout, sleep, startOrders, type OrdersHarness } from './orders.fixtures';
+import {
+  ADMIN,
+  CUSTOMER,
+  newId,
+  paidCheckout,
+  sleep,
+  startOrders,
+  withoutPayPalPayment,
+  type OrdersHarness,
+} from './orders.fixtures';
+
+/** Every admin change names the admin who made it, as their token names them. */
+const BY_ADMIN = { _id: ADMIN.id, name: ADMIN.name };
 
 describe('orders: admin management', () => {
   let h: OrdersHarness;
@@ -15,8 +27,8 @@ describe('orders: admin management', () => {
   const setStatus = (id: string, body: unknown) => h.http('PUT', `/api/admin/orders/${id}`, ADMIN, body);
   const read = async (id: string) => (await h.http('GET', `/api/orders/${id}`, ADMIN)).body as OrderJson;
   /** A new order, as it reads once its placed event is out (publishing it stamps updatedAt). */
-  const place = async () => {
-    const { order } = await h.create(paidCheckout());
+  const place = async (req = paidCheckout()) => {
+    const { order } = await h.create(req);
     await waitFor('the placed event out', async () => !(await h.orders.findById(order._id).lean())!.outboxPending);
     return read(order._id);
   };
@@ -54,7 +66,7 @@ describe('orders: admin management', () => {
     const shipped = (await setStatus(order._id, { status: 'Shipped' })).body as OrderJson;
     expect(shipped.statusHistory).toEqual([
       { status: 'Processing', at: order.createdAt },
-      { status: 'Shipped', at: expect.any(String) },
+      { status: 'Shipped', at: expect.any(String), by: BY_ADMIN },
     ]);
     const shippedAt = shipped.statusHistory[1].at;
     expect(recent(shippedAt)).toBe(true);
@@ -76,6 +88,14 @@ describe('orders: admin management', () => {
           previousStatus: 'Processing',
           changedAt: shippedAt,
           customer: { name: CUSTOMER.name, email: 'casey@example.com' },
+          // the lines, so that catalog knows who received which product (reviews)
+          items: order.orderItems.map(({ productId, quantity, size, color, sku }) => ({
+            productId,
+            quantity,
+            size,
+            color,
+            sku,
+          })),
         },
       }),
     ]);
@@ -83,7 +103,7 @@ describe('orders: admin management', () => {
     const delivered = (await setStatus(order._id, { status: 'Delivered' })).body as OrderJson;
     expect(delivered.statusHistory).toEqual([
       ...shipped.statusHistory,
-      { status: 'Delivered', at: delivered.deliveredAt },
+      { status: 'Delivered', at: delivered.deliveredAt, by: BY_ADMIN },
     ]);
     await waitFor('the second change', () => statusChanges(order._id).length > 1);
     expect(statusChanges(order._id)[1]).toMatchObject({
@@ -172,7 +192,7 @@ describe('orders: admin management', () => {
     expect((await h.orders.findById(id).lean())!.statusHistory).toBeUndefined(); // reading rewrites nothing
 
     const shipped = (await setStatus(id, { status: 'Shipped' })).body as OrderJson;
-    expect(shipped.statusHistory).toEqual([...shown, { status: 'Shipped', at: expect.any(String) }]);
+    expect(shipped.statusHistory).toEqual([...shown, { status: 'Shipped', at: expect.any(String), by: BY_ADMIN }]);
     expect(recent(shipped.statusHistory[2].at)).toBe(true);
     expect((await h.orders.findById(id).lean())!.statusHistory).toHaveLength(3);
     await waitFor('orders.order.status-changed', () => statusChanges(id).length > 0);
@@ -203,7 +223,8 @@ describe('orders: admin management', () => {
   });
 
   it('cancels once, however often and however concurrently it is asked, announcing it once, and then stays cancelled', async () => {
-    const order = await place();
+    // No PayPal payment on record: nothing to refund (paid orders: cancel-refund.spec.ts).
+    const order = await place(withoutPayPalPayment(paidCheckout()));
     const answers = await Promise.all([0, 1, 2].map(() => setStatus(order._id, { status: 'Cancelled' })));
     for (const res of answers) expect(res).toMatchObject({ status: 200, body: { status: 'Cancelled' } });
     expect((await setStatus(order._id, { status: 'Cancelled' })).body).toMatchObject({ status: 'Cancelled' });
@@ -237,6 +258,7 @@ describe('orders: admin management', () => {
           previousStatus: 'Processing',
           changedAt: cancelledAt,
           customer: { name: CUSTOMER.name, email: 'casey@example.com' },
+          items: expect.arrayContaining([expect.objectContaining({ productId: order.orderItems[0].productId })]),
         },
       }),
     ]);
@@ -251,7 +273,7 @@ describe('orders: admin management', () => {
     expect(final).toMatchObject({ status: 'Cancelled', isDelivered: false });
     expect(final.statusHistory).toEqual([
       { status: 'Processing', at: order.createdAt },
-      { status: 'Cancelled', at: cancelledAt },
+      { status: 'Cancelled', at: cancelledAt, by: BY_ADMIN },
     ]);
     expect(statusChanges(order._id)).toHaveLength(1);
   });

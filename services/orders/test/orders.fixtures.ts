@@ -87,6 +87,16 @@ export function paidCheckout(
   };
 }
 
+/**
+ * The same order with no PayPal payment on record (an order checkout never sends, but orders accepts): cancelling it
+ * refunds nothing, so suites that run no checkout can cancel it. Paid orders are cancelled, with their refund, in
+ * cancel-refund.spec.ts, where checkout and the fake PayPal run too.
+ */
+export function withoutPayPalPayment(req: CreateOrderRequest): CreateOrderRequest {
+  const { paymentDetails: _none, ...rest } = req;
+  return rest;
+}
+
 /** What each event orders publishes carries. */
 interface OrderEventData {
   [EVENTS.orders.orderPlaced]: OrderPlacedEvent;

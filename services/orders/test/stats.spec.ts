@@ -6,7 +6,7 @@ import amqp from 'amqplib';
 import { Types } from 'mongoose';
 // The catalog is another service: its AppModule is started here as a real process would run it.
 import { AppModule as CatalogAppModule } from '../../catalog/src/app.module';
-import { ADMIN, paidCheckout, startOrders, type OrdersHarness } from './orders.fixtures';
+import { ADMIN, paidCheckout, startOrders, withoutPayPalPayment, type OrdersHarness } from './orders.fixtures';
 
 const DAY_MS = 86_400_000;
 
@@ -36,8 +36,8 @@ describe('orders: the admin dashboard', () => {
   };
 
   /** An order of one line for `pence` (less `discountPence` off with a code), placed `daysAgo` days ago. */
-  const placeOrder = async (pence: number, daysAgo = 0, discountPence = 0) => {
-    const base = paidCheckout();
+  const placeOrder = async (pence: number, daysAgo = 0, discountPence = 0, paidByPayPal = true) => {
+    const base = paidByPayPal ? paidCheckout() : withoutPayPalPayment(paidCheckout());
     const { order } = await h.create({
       ...base,
       orderItems: [{ ...base.orderItems[0], pricePence: pence, quantity: 1 }],
@@ -69,7 +69,8 @@ describe('orders: the admin dashboard', () => {
     const recent = await placeOrder(2000, 3);
     // Revenue is what was paid: a £120 order with £20 off counts £100.
     const today = await placeOrder(12000, 0, 2000);
-    const cancelled = await placeOrder(5000);
+    // No checkout runs here: an order with no PayPal payment on record cancels without a refund.
+    const cancelled = await placeOrder(5000, 0, 0, false);
     expect(
       (await h.http('PUT', `/api/admin/orders/${cancelled._id}`, ADMIN, { status: 'Cancelled' })).body.status,
     ).toBe('Cancelled');

@@ -50,11 +50,18 @@ export default function CheckoutPage() {
   }, [dispatch]);
 
   // the cart as the server has it now, with each line's stock: a line that sold out since it was added is fixed
-  // here, before the checkout holds stock for it
+  // here, before the checkout holds stock for it. Until it answers, the cart this browser remembers may be empty
+  // or stale (the lines were added on another device): that is no reason yet to leave the checkout.
   const userId = user?._id;
+  const [serverCartRead, setServerCartRead] = useState(!userId);
   const refreshCart = () => void dispatch(fetchCart({ userId, guestId }));
   useEffect(() => {
-    if (userId) void dispatch(fetchCart({ userId, guestId }));
+    if (!userId) return;
+    let current = true;
+    void dispatch(fetchCart({ userId, guestId })).finally(() => current && setServerCartRead(true));
+    return () => {
+      current = false;
+    };
   }, [dispatch, userId, guestId]);
 
   // lines over their stock must be lowered or removed before the checkout is made
@@ -67,8 +74,17 @@ export default function CheckoutPage() {
     if (discountRefusal) dispatch(resetCheckout());
   };
 
-  // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order)
-  if (!cart.products.length && !checkout && !paying) return <Navigate to="/" replace />;
+  // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order), once the server said so
+  if (!cart.products.length && !checkout && !paying) {
+    if (!serverCartRead) {
+      return (
+        <p role="status" className="mx-auto max-w-7xl px-4 py-10 text-gray-600">
+          Loading your cart...
+        </p>
+      );
+    }
+    return <Navigate to="/" replace />;
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -44,6 +44,49 @@ describe('order details', () => {
     expect(screen.getByText('Delivered', { ignore: 'li' })).toHaveClass('rounded-full');
   });
 
+  it('shows the refund of a cancellation, and a note (which admins read) without moving the current step', async () => {
+    const history = [
+      { status: 'Processing', at: '2025-03-01T10:00:00.000Z' },
+      {
+        status: 'Processing',
+        at: '2025-03-02T09:00:00.000Z',
+        by: { _id: '65a0000000000000000000a1', name: 'Ada Admin' },
+        note: 'Refund refused by PayPal: Capture could not be refunded due to insufficient funds.',
+      },
+      {
+        status: 'Cancelled',
+        at: '2025-03-02T11:30:00.000Z',
+        by: { _id: '65a0000000000000000000a1', name: 'Ada Admin' },
+        refund: { id: 'REFUND1', amount: 99.99 },
+      },
+    ] as const;
+    fakeApi({
+      [`GET /api/orders/${ORDER_ID}`]: { body: anOrder({ status: 'Cancelled', statusHistory: [...history] }) },
+    });
+    open();
+    const section = await screen.findByRole('region', { name: 'Order Status' });
+    const steps = within(within(section).getByRole('list')).getAllByRole('listitem');
+    expect(steps.map((step) => step.textContent)).toEqual([
+      `Processing ${formatDateTime(history[0].at)}`,
+      `${history[1].note} ${formatDateTime(history[1].at)}`,
+      `Cancelled ${formatDateTime(history[2].at)}Refunded £99.99`,
+    ]);
+    expect(steps.map((step) => step.getAttribute('aria-current'))).toEqual([null, null, 'step']);
+  });
+
+  it('keeps the last change current when a note follows it', async () => {
+    const history = [
+      { status: 'Shipped', at: '2025-03-01T10:00:00.000Z' },
+      { status: 'Shipped', at: '2025-03-02T09:00:00.000Z', note: 'Refund refused by PayPal: Refund not allowed.' },
+    ] as const;
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: anOrder({ status: 'Shipped', statusHistory: [...history] }) } });
+    open();
+    const section = await screen.findByRole('region', { name: 'Order Status' });
+    const steps = within(within(section).getByRole('list')).getAllByRole('listitem');
+    expect(steps.map((step) => step.getAttribute('aria-current'))).toEqual(['step', null]);
+    expect(steps[1]).toHaveTextContent('Refund refused by PayPal: Refund not allowed.');
+  });
+
   it('shows a shipped order as Shipped while the SPEC badge still reads Pending for the delivery', async () => {
     fakeApi({
       [`GET /api/orders/${ORDER_ID}`]: {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { useParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
@@ -9,6 +9,26 @@ import { ProductGrid } from '@/features/catalog/ProductGrid';
 import { useOrigin } from '@/lib/origin';
 import { STORE_NAME } from '@/lib/shop';
 import { usePageMeta } from '@/lib/usePageMeta';
+
+/**
+ * The Reviews section: its own chunk (the first route's JS stays as it was: this page imports nothing of it), mounted
+ * once the page has hydrated — not in the HTML the gateway renders, where a boundary still waiting for its chunk would
+ * be switched to client rendering by the page's first update. Should the chunk fail to load, the section is left out
+ * and the rest of the page stays.
+ */
+const ProductReviews = lazy<ComponentType<{ product: ProductJson }>>(() =>
+  import('@/features/reviews/ProductReviews').catch(() => ({ default: () => null })),
+);
+
+function ReviewsSection({ product }: { product: ProductJson }) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <ProductReviews product={product} />
+    </Suspense>
+  ) : null;
+}
 
 /** schema.org Product data, so a shared link previews and search engines read the price (issue 9 item 10). */
 export function productJsonLd(product: ProductJson, origin: string): string {
@@ -72,6 +92,7 @@ export default function ProductPage() {
       ) : (
         <p className="py-16 text-center text-gray-600">Loading...</p>
       )}
+      {shown && <ReviewsSection key={shown._id} product={shown} />}
       {shown && (
         <section className="mt-20" aria-labelledby="similar">
           <h2 id="similar" className="mb-8 text-center text-2xl font-semibold">

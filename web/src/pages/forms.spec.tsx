@@ -37,14 +37,30 @@ describe('form validation', () => {
     await waitFor(() => expect(store.getState().checkout.config?.paypal.mode).toBe('fake'));
   });
 
-  it('checkout: an empty cart goes back to /', () => {
-    fakeApi({});
+  it('checkout: an empty cart goes back to /, once the server says it is empty', async () => {
+    fakeApi({ 'GET /api/cart': { body: aCart([]) } });
     renderWithProviders(<CheckoutPage />, {
       route: '/checkout',
       path: '/checkout',
       preloadedState: { auth: { ...initialAuthState(), user: aUser(), token: 't' } },
     });
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading your cart...');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+  });
+
+  it("checkout: a signed-in shopper whose browser remembers no lines checks out the server's cart", async () => {
+    fakeApi({
+      'GET /api/config': { body: { currency: 'GBP', paypal: { clientId: 'x', mode: 'fake' } } },
+      'GET /api/cart': { body: aCart([{ name: 'Packers Cap', price: 12.5, quantity: 2 }]) },
+    });
+    renderWithProviders(<CheckoutPage />, {
+      route: '/checkout',
+      path: '/checkout',
+      preloadedState: { auth: { ...initialAuthState(), user: aUser(), token: 't' } },
+    });
+    expect(await screen.findByRole('button', { name: 'Continue to Payment' })).toBeEnabled();
+    expect(screen.getByTestId('location')).toHaveTextContent('/checkout');
+    expect(screen.getByText('Packers Cap')).toBeInTheDocument();
   });
 
   it("newsletter: an email-type, required field; the server's message as the toast", async () => {

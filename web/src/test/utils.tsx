@@ -53,7 +53,8 @@ type Answer = { status?: number; body?: unknown; headers?: Record<string, string
 type Reply = Answer | ((call: Call) => Answer);
 
 /**
- * Replaces the axios instance's transport: `"GET /api/cart": {body}` answers that call; anything else is a 404.
+ * Replaces the axios instance's transport: `"GET /api/cart": {body}` answers that call (with `headers` if given);
+ * anything else is a 404.
  * Returns the calls made, in order.
  */
 export function fakeApi(routes: Record<string, Reply>): Call[] {
@@ -73,7 +74,6 @@ export function fakeApi(routes: Record<string, Reply>): Call[] {
     const reply = typeof route === 'function' ? route(call) : route;
     const status = reply ? (reply.status ?? 200) : 404;
     const body = reply ? reply.body : { message: 'Not found', statusCode: 404 };
-    // axios gives response headers with lower-cased names
     const headers = Object.fromEntries(Object.entries(reply?.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     const response: AxiosResponse = { data: body, status, statusText: String(status), headers, config };
     if (status >= 400)

@@ -113,9 +113,30 @@ export class OrderBuyerBody {
 }
 
 /** An order (API.md "Orders"); checkout's finalize answers with one too. */
+/** Who made a change to an order: the admin, as their token named them. */
+export class OrderChangedByBody {
+  @objectId() _id!: string;
+  @ApiProperty({ example: 'Ada Admin' }) name!: string;
+}
+
+/** The refund a cancellation made: PayPal's refund id and what it gave back. */
+export class OrderRefundBody {
+  @ApiProperty({ description: "PayPal's refund id", example: '1JU08902781691411' }) id!: string;
+  @money('Refunded, GBP') amount!: number;
+}
+
 export class OrderStatusEntryBody implements OrderStatusEntryJson {
   @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus' }) status!: OrderStatus;
   @dateTime() at!: string;
+  @ApiPropertyOptional({ type: OrderChangedByBody, description: 'The admin who made the change' })
+  by?: OrderChangedByBody;
+  @ApiPropertyOptional({ type: OrderRefundBody, description: 'The refund this change made (a paid order cancelled)' })
+  refund?: OrderRefundBody;
+  @ApiPropertyOptional({
+    description: 'Something that happened without changing the status (`status` repeats it)',
+    example: 'Refund refused by PayPal: Capture could not be refunded due to insufficient funds.',
+  })
+  note?: string;
 }
 
 export class OrderBody implements OrderJson {

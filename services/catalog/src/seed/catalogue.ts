@@ -136,8 +136,9 @@ export function seedDocuments(now = Date.now()) {
       material: p.material,
       gender: p.gender,
       images: seedImages(p),
-      rating: p.rating,
-      numReviews: p.numReviews,
+      // no reviews yet: ratings come from reviews buyers write (issue 27)
+      rating: 0,
+      numReviews: 0,
       isFeatured: p.isFeatured ?? false,
       isPublished: true,
       tags: p.tags ?? [],

@@ -1,13 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { EVENTS, type OrderCancelledEvent, type OrderPlacedEvent } from '@shop/contracts';
-import { EventBus } from '@shop/nest-common';
 import { CatalogConfig } from '../config/catalog.config';
 import { StockService } from './stock.service';
 
 /**
- * Consumes the orders events that move stock (queue `<namespace>catalog.events`, shared by replicas),
- * and runs the expiry sweeper. Handlers are idempotent on their own (per checkout and product), besides
- * the bus's processed-event record, so a redelivery or a duplicate publish changes stock once.
+ * Runs the expiry sweeper. The orders events that move stock (`orders.order.placed`, `orders.order.cancelled`) reach
+ * StockService through the service's one subscription (events/catalog-events.ts).
  */
 @Injectable()
 export class StockEvents implements OnModuleInit, OnApplicationShutdown {
@@ -16,16 +13,11 @@ export class StockEvents implements OnModuleInit, OnApplicationShutdown {
   private sweeping?: Promise<unknown>;
 
   constructor(
-    private readonly bus: EventBus,
     private readonly stock: StockService,
     private readonly config: CatalogConfig,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
-      [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
-      [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
-    });
+  onModuleInit(): void {
     this.timer = setInterval(() => this.sweep(), this.config.RESERVATION_SWEEP_MS);
     this.timer.unref();
   }

@@ -7,6 +7,7 @@ import {
   Logger,
   NotFoundException,
   OnModuleInit,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
@@ -36,7 +37,7 @@ import { toCheckoutJson, toCreateOrderRequest } from './checkout.mapper';
 import { CheckoutLocks } from './checkout-locks';
 import { Checkout, type AppliedDiscount, type Buyer, type CheckoutLine, type LeanCheckout } from './checkout.schema';
 import type { CheckoutItemDto, CreateCheckoutDto, PayCheckoutDto, QuoteCheckoutDto } from './dto/checkout.dto';
-import { Payment } from './payment.schema';
+import { Payment, refundRequestId } from './payment.schema';
 
 type LeanPayment = Payment & { _id: Types.ObjectId };
 
@@ -356,7 +357,9 @@ export class CheckoutsService implements OnModuleInit {
   }
 
   private async refund(payment: LeanPayment): Promise<void> {
-    const refund = await this.paypal.refundCapture(payment.details.captureId, `refund-${payment.paypalOrderId}`);
+    const refund = await this.paypal.refundCapture(payment.details.captureId, refundRequestId(payment.paypalOrderId));
+    // Refused: the payment stays as it is (claimed), and the sweeper tries again later.
+    if (!refund.ok) throw new ServiceUnavailableException(CHECKOUT_MESSAGES.paypalUnavailable);
     await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'refunded', refundId: refund.id } }).exec();
     this.logger.warn(
       { checkoutId: payment.checkoutId, paypalOrderId: payment.paypalOrderId, refundId: refund.id },

@@ -22,7 +22,13 @@ export class Payment {
    * A payment left `claimed` (a timeout, a crash) is settled by the sweeper: paid, or refunded.
    */
   @Prop({ type: String, required: true, default: 'claimed', enum: PAYMENT_STATES }) status!: PaymentState;
+  /** PayPal's id of the refund (stock gone, or the order cancelled): one per payment, whatever asked for it. */
   @Prop() refundId?: string;
+  /** What the refund gave back (pence), and when; absent from refunds recorded before they were kept. */
+  @Prop() refundedPence?: number;
+  @Prop() refundedAt?: Date;
+  /** The order whose cancellation refunded the payment (absent for a refund of a checkout whose stock was gone). */
+  @Prop() refundedOrderId?: string;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -30,3 +36,9 @@ export class Payment {
 export const PaymentSchema = SchemaFactory.createForClass(Payment);
 // The sweeper's question: verified payments whose checkout was not marked paid.
 PaymentSchema.index({ status: 1, createdAt: 1 });
+
+/**
+ * The PayPal-Request-Id of the one refund a payment can have, whoever asks for it (pay finding the stock gone, the
+ * sweeper, an admin cancelling its order — again after a timeout): PayPal answers a repeat with the refund it made.
+ */
+export const refundRequestId = (paypalOrderId: string): string => `refund-${paypalOrderId}`;

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount, verifyPayPalOrder } from './paypal-verification';
+import { formatAmount, parseAmount, verifyPayPalOrder, verifyPayPalRefund } from './paypal-verification';
 
 /** A PayPal order as GET /v2/checkout/orders/{id} shows it once captured. */
 function order(overrides: { status?: string; unitAmount?: object | null; captures?: object[] } = {}) {
@@ -103,5 +103,51 @@ describe('amounts', () => {
     expect([1, 10, 1999, 4998, 100000].map(formatAmount)).toEqual(['0.01', '0.10', '19.99', '49.98', '1000.00']);
     expect(['0.01', '0.10', '19.99', '49.98', '1000.00'].map(parseAmount)).toEqual([1, 10, 1999, 4998, 100000]);
     expect(['1', '1.5', '-1.00', '1e2', '', ' 1.00'].map(parseAmount)).toEqual([null, null, null, null, null, null]);
+  });
+});
+
+describe('verifyPayPalRefund', () => {
+  /** The order as GET shows it after a refund of CAPTURE1. */
+  const refunded = (refund: object = {}, captureStatus = 'REFUNDED') => ({
+    ...order({
+      captures: [{ id: 'CAPTURE1', status: captureStatus, amount: { currency_code: 'GBP', value: '49.98' } }],
+    }),
+    purchase_units: [
+      {
+        amount: { currency_code: 'GBP', value: '49.98' },
+        payments: {
+          captures: [{ id: 'CAPTURE1', status: captureStatus, amount: { currency_code: 'GBP', value: '49.98' } }],
+          refunds: [
+            { id: 'REFUND1', status: 'COMPLETED', amount: { currency_code: 'GBP', value: '49.98' }, ...refund },
+          ],
+        },
+      },
+    ],
+  });
+  const expected = { refundId: 'REFUND1', captureId: 'CAPTURE1', pence: 4998 };
+
+  it('accepts the whole capture refunded in GBP, the capture REFUNDED', () => {
+    expect(verifyPayPalRefund(refunded(), expected)).toEqual({ ok: true, amountPence: 4998, currency: 'GBP' });
+  });
+
+  it('accepts a PENDING refund of the whole amount while the capture still reads COMPLETED', () => {
+    expect(verifyPayPalRefund(refunded({ status: 'PENDING' }, 'COMPLETED'), expected)).toMatchObject({ ok: true });
+  });
+
+  it.each<[string, unknown, Partial<typeof expected>?]>([
+    ['no such refund', refunded({ id: 'OTHER' })],
+    ['a FAILED refund', refunded({ status: 'FAILED' })],
+    ['a CANCELLED refund', refunded({ status: 'CANCELLED' })],
+    ['a part of the amount', refunded({ amount: { currency_code: 'GBP', value: '10.00' } })],
+    ['another currency', refunded({ amount: { currency_code: 'USD', value: '49.98' } })],
+    ['a completed refund on a capture not REFUNDED', refunded({}, 'PARTIALLY_REFUNDED')],
+    ['another capture', refunded(), { captureId: 'CAPTURE2' }],
+    ['nothing PayPal would answer', 'not an order'],
+    ['no order at all', undefined],
+  ])('refuses %s', (_what, raw, overrides = {}) => {
+    expect(verifyPayPalRefund(raw, { ...expected, ...overrides })).toMatchObject({
+      ok: false,
+      reason: expect.any(String),
+    });
   });
 });

@@ -27,10 +27,18 @@ interface PayPalCapture {
   amount?: PayPalAmount;
   create_time?: unknown;
 }
+interface PayPalRefund {
+  id?: unknown;
+  status?: unknown;
+  amount?: PayPalAmount;
+}
 interface PayPalOrder {
   id?: unknown;
   status?: unknown;
-  purchase_units?: Array<{ amount?: PayPalAmount; payments?: { captures?: PayPalCapture[] } }>;
+  purchase_units?: Array<{
+    amount?: PayPalAmount;
+    payments?: { captures?: PayPalCapture[]; refunds?: PayPalRefund[] };
+  }>;
   payer?: { email_address?: unknown; payer_id?: unknown };
 }
 
@@ -89,4 +97,46 @@ export function verifyPayPalOrder(raw: unknown, expected: { pence: number; curre
       ...(text(first.create_time) ? { capturedAt: text(first.create_time) } : {}),
     },
   };
+}
+
+/** What a refund must look like to count as made: see verifyPayPalRefund. */
+export type RefundVerification = { ok: true; amountPence: number; currency: string } | { ok: false; reason: string };
+
+/**
+ * Decides, from PayPal's own GET /v2/checkout/orders/{id} answer after a refund, whether the refund `refundId` of
+ * the capture `captureId` gave back exactly `pence` GBP: the refund is listed on the order, COMPLETED (or PENDING:
+ * PayPal has accepted it and sends the money once it can), in GBP, for the whole amount; the capture reads
+ * REFUNDED (or still COMPLETED/PARTIALLY_REFUNDED while a PENDING refund is on its way). Only PayPal's record of
+ * the order counts, as for payments, not the refund call's answer alone.
+ */
+export function verifyPayPalRefund(
+  raw: unknown,
+  expected: { refundId: string; captureId: string; pence: number; currency?: string },
+): RefundVerification {
+  const currency = expected.currency ?? CURRENCY;
+  const order = (raw ?? {}) as PayPalOrder;
+  const units = Array.isArray(order.purchase_units) ? order.purchase_units : [];
+  const payments = units[0]?.payments;
+  const capture = (Array.isArray(payments?.captures) ? payments.captures : []).find(
+    (c) => c?.id === expected.captureId,
+  );
+  if (!capture) return { ok: false, reason: `no capture ${expected.captureId} on the order` };
+  const refund = (Array.isArray(payments?.refunds) ? payments.refunds : []).find((r) => r?.id === expected.refundId);
+  if (!refund) return { ok: false, reason: `no refund ${expected.refundId} on the order` };
+  if (refund.status !== 'COMPLETED' && refund.status !== 'PENDING')
+    return { ok: false, reason: `refund status ${String(refund.status)}` };
+  if (refund.amount?.currency_code !== currency)
+    return { ok: false, reason: `refund currency ${String(refund.amount?.currency_code)}` };
+  const pence = parseAmount(refund.amount?.value);
+  if (pence !== expected.pence) return { ok: false, reason: `refund amount ${String(refund.amount?.value)}` };
+  if (refund.status === 'COMPLETED' && capture.status !== 'REFUNDED')
+    return { ok: false, reason: `capture status ${String(capture.status)} after a completed refund` };
+  return { ok: true, amountPence: pence, currency };
+}
+
+/** The ids of the refunds PayPal lists on the order (GET /v2/checkout/orders/{id}), oldest first. */
+export function refundIdsOf(raw: unknown): string[] {
+  const units = ((raw ?? {}) as PayPalOrder).purchase_units;
+  const refunds = Array.isArray(units) ? units[0]?.payments?.refunds : undefined;
+  return (Array.isArray(refunds) ? refunds : []).map((r) => text(r?.id)).filter((id): id is string => !!id);
 }

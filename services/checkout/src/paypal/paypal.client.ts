@@ -5,6 +5,12 @@ import { CheckoutConfig } from '../config/checkout.config';
 /** PayPal order ids are short upper-case alphanumerics; anything else never reaches PayPal's URL. */
 export const PAYPAL_ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** PayPal's answer to a refund: made (or made before, for the same request id), or refused with PayPal's reason. */
+export type RefundAnswer =
+  { ok: true; id: string; status: string } | { ok: false; status: number; issue: string; reason: string };
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
 interface Token {
   value: string;
   expiresAt: number;
@@ -32,15 +38,32 @@ export class PayPalClient {
     return res.body;
   }
 
-  /** POST /v2/payments/captures/{id}/refund, the whole capture; idempotent per `requestId`. */
-  async refundCapture(captureId: string, requestId: string): Promise<{ id: string; status: string }> {
+  /**
+   * POST /v2/payments/captures/{id}/refund, the whole capture; idempotent per `requestId` (PayPal answers a repeat
+   * with the refund it made, and refunds nothing more). PayPal refusing the refund (a 4xx about the refund: funds,
+   * an already refunded capture, an unknown one) is an answer, with PayPal's reason; a 5xx, a timeout, or PayPal
+   * refusing our credentials or rate-limiting us is a 503 to retry.
+   */
+  async refundCapture(captureId: string, requestId: string): Promise<RefundAnswer> {
     const res = await this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
       body: {},
       headers: { 'PayPal-Request-Id': requestId },
     });
-    if (!res.ok) throw this.unavailable(`refund answered ${res.status}`);
-    const body = res.body as { id?: unknown; status?: unknown };
-    return { id: String(body.id), status: String(body.status) };
+    if (!res.ok) {
+      if ([401, 403, 429].includes(res.status)) throw this.unavailable(`refund answered ${res.status}`);
+      const body = (res.body ?? {}) as {
+        name?: unknown;
+        message?: unknown;
+        details?: Array<{ issue?: unknown; description?: unknown }>;
+      };
+      const detail = Array.isArray(body.details) ? body.details[0] : undefined;
+      const issue = text(detail?.issue) ?? text(body.name) ?? `HTTP_${res.status}`;
+      const reason = text(detail?.description) ?? text(body.message) ?? `PayPal answered ${res.status}`;
+      this.logger.warn(`PayPal refused the refund of capture ${captureId} (${res.status} ${issue}): ${reason}`);
+      return { ok: false, status: res.status, issue, reason };
+    }
+    const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
+    return { ok: true, id: String(body.id), status: String(body.status) };
   }
 
   private async call(

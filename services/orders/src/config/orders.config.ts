@@ -12,4 +12,25 @@ export class OrdersConfig extends ServiceConfig {
   @Min(50)
   @Max(600_000)
   OUTBOX_RELAY_MS = 5000;
+
+  /**
+   * How long cancelling a paid order waits for checkout's refund (PayPal's refund and its confirmation) before it
+   * answers 503 (ms): less than the gateway's PROXY_TIMEOUT_MS, so the admin hears why. A refund made after that is
+   * not lost: the admin's retry answers it (one refund per payment).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(60_000)
+  REFUND_TIMEOUT_MS = 8000;
+
+  /**
+   * How often this replica checks the cancels whose refund got no answer in time (ms): checkout is asked whether the
+   * refund was made, and the order cancelled if so (OrdersService.checkPendingRefunds).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(3_600_000)
+  REFUND_CHECK_MS = 30_000;
 }

@@ -96,7 +96,7 @@ export function cancelledEvent(order: LeanOrder): OutboxEntry<OrderCancelledEven
  */
 export function statusChangedEvent(
   order: LeanOrder,
-  change: { n: number; status: OrderStatus; at: Date },
+  change: { n: number; status: OrderStatus; at: Date; refund?: { amountPence: number; currency: string } },
 ): OutboxEntry<OrderStatusChangedEvent> {
   const orderId = String(order._id);
   const data: OrderStatusChangedEvent = {
@@ -106,6 +106,11 @@ export function statusChangedEvent(
     previousStatus: order.status,
     changedAt: change.at.toISOString(),
     customer: customerOf(order.user),
+    items: itemRefs(order),
+    // A cancellation that refunded the payment: the customer is told how much went back.
+    ...(change.refund
+      ? { refund: { amount: toPounds(change.refund.amountPence), currency: change.refund.currency } }
+      : {}),
   };
   return entryAt(
     EVENTS.orders.orderStatusChanged,

@@ -22,9 +22,11 @@ export class OrderLocks {
     this.prefix = `${config.RABBITMQ_NAMESPACE}orders:order:`;
   }
 
-  withOrder<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
+  /** `ttlMs`: how long the lock lives if its holder dies, for holders that wait on others (a refund); default 10 s. */
+  withOrder<T>(orderId: string, fn: () => Promise<T>, options: { ttlMs?: number } = {}): Promise<T> {
     // Every holder writes the order: in an outage, a caller fails at once rather than after those queued before it.
     return withRedisLock(this.redis, this.prefix + orderId, fn, {
+      ...options,
       requires: () => assertDatabaseReachable(this.connection),
     });
   }

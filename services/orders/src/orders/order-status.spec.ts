@@ -19,7 +19,14 @@ describe('statusChange', () => {
     expect(statusChange(stamped, 'Delivered', now)?.deliveredAt).toBe(earlier);
   });
 
-  it.each(['Processing', 'Shipped', 'Cancelled'] as const)('clears the delivery when set to %s', (next) => {
+  it('refuses to cancel a delivered order', () => {
+    const delivered: OrderStatusFields = { status: 'Delivered', isDelivered: true, deliveredAt: earlier };
+    expect(() => statusChange(delivered, 'Cancelled', now)).toThrow(
+      new BadRequestException('A delivered order cannot be cancelled'),
+    );
+  });
+
+  it.each(['Processing', 'Shipped'] as const)('clears the delivery when set to %s', (next) => {
     const delivered: OrderStatusFields = { status: 'Delivered', isDelivered: true, deliveredAt: earlier };
     expect(statusChange(delivered, next, now)).toEqual({ status: next, isDelivered: false });
   });

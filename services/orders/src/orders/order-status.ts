@@ -8,10 +8,16 @@ export interface OrderStatusFields {
   deliveredAt?: Date;
 }
 
-/** An entry of an order's status history, as stored. */
+/** An entry of an order's status history, as stored (OrderStatusEntry). */
 export interface StatusEntry {
   status: OrderStatus;
   at: Date;
+  /** The admin who made the change. */
+  by?: { _id: string; name: string };
+  /** The refund the change made (pence). */
+  refund?: { id: string; amountPence: number };
+  /** Something that happened without a change of status. */
+  note?: string;
 }
 
 /** What an order stores that its history is read from. */
@@ -26,11 +32,14 @@ export interface OrderHistoryFields {
 /**
  * What setting `next` changes on an order, or undefined when nothing changes (the same status again, so a
  * repeated click writes nothing and announces nothing). Delivered stamps the delivery (kept if it was
- * already stamped); any other status clears it. Cancelled is final: its stock has gone back on the shelf.
+ * already stamped); any other status clears it. Cancelled is final: its stock has gone back on the shelf (and a paid
+ * order's money to its buyer). A delivered order cannot be cancelled: the goods are with the customer.
  */
 export function statusChange(order: OrderStatusFields, next: OrderStatus, now: Date): OrderStatusFields | undefined {
   if (order.status === next) return undefined;
   if (order.status === 'Cancelled') throw new BadRequestException(ORDER_MESSAGES.cancelledIsFinal);
+  if (order.status === 'Delivered' && next === 'Cancelled')
+    throw new BadRequestException(ORDER_MESSAGES.deliveredCannotBeCancelled);
   if (next === 'Delivered') return { status: next, isDelivered: true, deliveredAt: order.deliveredAt ?? now };
   return { status: next, isDelivered: false };
 }

@@ -1,8 +1,40 @@
-import { SHIPPING_ADDRESS_FIELDS, toPounds, type OrderJson, type ShippingAddress } from '@shop/contracts';
-import { statusHistoryOf } from './order-status';
+import {
+  SHIPPING_ADDRESS_FIELDS,
+  toPounds,
+  type OrderJson,
+  type OrderStatusEntryJson,
+  type ShippingAddress,
+} from '@shop/contracts';
+import { statusHistoryOf, type StatusEntry } from './order-status';
 import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** What a history entry may store beyond its status and time: who made the change, its refund, a note. */
+export type StatusEntryExtras = Pick<StatusEntry, 'by' | 'refund' | 'note'>;
+
+/** A stored history entry as its JSON: its status and time, and whichever of by, refund and note it has. */
+export function toStatusEntryJson(entry: StatusEntry): OrderStatusEntryJson {
+  const { status, at, by, refund, note } = entry;
+  return {
+    status,
+    at: iso(at),
+    ...(by ? { by: { _id: String(by._id), name: by.name } } : {}),
+    ...(refund ? { refund: { id: refund.id, amount: toPounds(refund.amountPence) } } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+/**
+ * The order as its buyer reads it: its history without the admins' names and without notes (things that happened
+ * without a change, e.g. PayPal refusing a refund: the shop's business, not the buyer's). Admins read it whole.
+ */
+export function forBuyer(order: OrderJson): OrderJson {
+  return {
+    ...order,
+    statusHistory: order.statusHistory.filter((e) => !e.note).map(({ by: _by, ...entry }) => entry),
+  };
+}
 
 /** The one shape an order leaves this service in (API.md "Orders"): pounds at the edge, no outbox, no internals. */
 export function toOrderJson(o: LeanOrder): OrderJson {
@@ -33,7 +65,7 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     paymentStatus: o.paymentStatus,
     isDelivered: o.isDelivered,
     status: o.status,
-    statusHistory: statusHistoryOf(o).map(({ status, at }) => ({ status, at: iso(at) })),
+    statusHistory: statusHistoryOf(o).map(toStatusEntryJson),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

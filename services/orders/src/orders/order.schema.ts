@@ -58,11 +58,39 @@ export class OrderDiscount {
   @Prop({ required: true, min: 0 }) amountPence!: number;
 }
 
-/** An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`. */
+/** The admin who changed an order, as their token named them. */
+@Schema({ _id: false, versionKey: false })
+export class OrderChangedBy {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) name!: string;
+}
+
+/** The refund a cancellation made: PayPal's refund id and what it gave back (pence). */
+@Schema({ _id: false, versionKey: false })
+export class OrderRefund {
+  @Prop({ required: true }) id!: string;
+  @Prop({ required: true, min: 0 }) amountPence!: number;
+}
+
+/** A cancel waiting for its refund's answer: when it was asked, and by whom. */
+@Schema({ _id: false, versionKey: false })
+export class RefundPending {
+  @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy), required: true }) by!: OrderChangedBy;
+}
+
+/**
+ * An entry of the order's status history (OrderStatusEntryJson): from `at` on, the order was `status`; `by` the
+ * admin who made the change (absent for the placing), `refund` the refund it made, `note` something that happened
+ * without a change (`status` then repeats the order's).
+ */
 @Schema({ _id: false, versionKey: false })
 export class OrderStatusEntry {
   @Prop({ type: String, required: true, enum: ORDER_STATUSES }) status!: OrderStatus;
   @Prop({ required: true }) at!: Date;
+  @Prop({ type: SchemaFactory.createForClass(OrderChangedBy) }) by?: OrderChangedBy;
+  @Prop({ type: SchemaFactory.createForClass(OrderRefund) }) refund?: OrderRefund;
+  @Prop() note?: string;
 }
 
 /**
@@ -76,6 +104,13 @@ export class OrderStatusEntry {
 @Schema({ collection: 'orders', timestamps: true, versionKey: false })
 export class Order {
   @Prop({ type: SchemaFactory.createForClass(OrderUser), required: true }) user!: OrderUser;
+  /**
+   * The buyer's name and email lower-cased (customerKeys), top-level and indexed, so that the admin's search finds
+   * them by index (a whole email by equality, the beginning of either by a range) rather than by a regex scan.
+   * Absent from orders placed before the search: OrderSearchKeysBackfill adds them at start.
+   */
+  @Prop() customerName?: string;
+  @Prop() customerEmail?: string;
 
   /** The idempotency key: one order per checkout, whatever races. Unique, and so required (PITFALLS §3.5). */
   @Prop({ required: true, unique: true }) checkoutId!: string;
@@ -109,6 +144,12 @@ export class Order {
   @Prop({ type: [SchemaFactory.createForClass(OrderStatusEntry)], default: undefined })
   statusHistory?: OrderStatusEntry[];
 
+  /**
+   * An admin's cancel whose refund got no answer in time (checkout or PayPal slow or away): the refund may be made
+   * yet. The pending-refund check asks checkout whether it was, and cancels the order if so; any answer clears it.
+   */
+  @Prop({ type: SchemaFactory.createForClass(RefundPending) }) refundPending?: RefundPending;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -121,9 +162,32 @@ export const OrderSchema = SchemaFactory.createForClass(Order);
 // A customer's orders and the admin's lists, newest first.
 OrderSchema.index({ 'user._id': 1, createdAt: -1 });
 OrderSchema.index({ createdAt: -1 });
+// The admin's list (admin-orders/): each filter with the default order, and each other sort (ties by _id).
+OrderSchema.index({ status: 1, createdAt: -1 });
+OrderSchema.index({ isPaid: 1, createdAt: -1 });
+OrderSchema.index({ totalPence: 1, _id: 1 });
+OrderSchema.index({ customerName: 1, _id: 1 });
+OrderSchema.index({ customerEmail: 1, _id: 1 });
+
+// The pending-refund check's question: cancels whose refund got no answer.
+OrderSchema.index({ 'refundPending.at': 1 });
+
+/** The lower-cased buyer fields the admin's search reads (customerName, customerEmail). */
+export function customerKeys(user: { name: string; email?: string }): Pick<Order, 'customerName' | 'customerEmail'> {
+  return {
+    customerName: user.name.trim().toLowerCase(),
+    ...(user.email ? { customerEmail: user.email.trim().toLowerCase() } : {}),
+  };
+}
 
 /** Newest first; the id breaks ties between orders of the same millisecond. */
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 /** Reads that answer the API leave the outbox behind. */
-export const ORDER_PROJECTION = { outbox: 0, outboxPending: 0 } as const;
+export const ORDER_PROJECTION = {
+  outbox: 0,
+  outboxPending: 0,
+  refundPending: 0,
+  customerName: 0,
+  customerEmail: 0,
+} as const;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { CheckoutModule } from '../checkout/checkout.module';
 import { AdminOrdersController } from './admin-orders.controller';
 import { OrderLocks } from './order-locks';
 import { Order, OrderSchema } from './order.schema';
@@ -7,11 +8,12 @@ import { OrdersController } from './orders.controller';
 import { OrdersMessages } from './orders.messages';
 import { OrdersOutbox } from './orders-outbox';
 import { OrdersService } from './orders.service';
+import { PendingRefunds } from './pending-refunds';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }])],
+  imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]), CheckoutModule],
   controllers: [OrdersController, AdminOrdersController, OrdersMessages],
-  providers: [OrdersService, OrderLocks, OrdersOutbox],
-  exports: [MongooseModule],
+  providers: [OrdersService, OrderLocks, OrdersOutbox, PendingRefunds],
+  exports: [MongooseModule, OrdersService, OrderLocks],
 })
 export class OrdersModule {}

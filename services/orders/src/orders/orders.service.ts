@@ -1,5 +1,7 @@
 import {
   BadRequestException,
+  ConflictException,
+  HttpException,
   Injectable,
   Logger,
   NotFoundException,
@@ -13,15 +15,18 @@ import {
   type CreateOrderResponse,
   type OrderJson,
   type OrderStatus,
+  type RefundOrderPaymentResponse,
 } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { Readable } from 'node:stream';
+import { CheckoutPayments } from '../checkout/checkout-payments';
+import { OrdersConfig } from '../config/orders.config';
 import { OrderLocks } from './order-locks';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
-import { statusChange, statusHistoryOf } from './order-status';
-import { toOrderJson } from './order.mapper';
-import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
+import { statusChange, statusHistoryOf, type StatusEntry } from './order-status';
+import { forBuyer, toOrderJson } from './order.mapper';
+import { customerKeys, NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
 
 /** Orders read from the database per round trip when streaming the list of all orders. */
@@ -53,6 +58,17 @@ async function* jsonArrayChunks(
   }
 }
 
+/** What the order's lock must outlive besides the refund: reading and writing the order. */
+const LOCK_MARGIN_MS = 5000;
+
+/** The admin who changes an order, as the token names them. */
+export interface ChangedBy {
+  _id: string;
+  name: string;
+}
+
+type Refunded = Extract<RefundOrderPaymentResponse, { refunded: true }>;
+
 export const EVENTS_PENDING =
   "The order's events have not reached the message broker yet, so it cannot be removed now. Please try again shortly";
 
@@ -71,6 +87,8 @@ export class OrdersService implements OnModuleInit {
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly locks: OrderLocks,
     private readonly outbox: OrdersOutbox,
+    private readonly checkout: CheckoutPayments,
+    private readonly config: OrdersConfig,
     metrics: Metrics,
   ) {
     this.placed = metrics.counter(
@@ -100,6 +118,7 @@ export class OrdersService implements OnModuleInit {
       const doc = await this.orders.create({
         _id,
         user: req.user,
+        ...customerKeys(req.user),
         checkoutId: req.checkoutId,
         orderItems: req.orderItems,
         shippingAddress: req.shippingAddress,
@@ -129,8 +148,8 @@ export class OrdersService implements OnModuleInit {
     return { order: toOrderJson(order), created: true };
   }
 
-  listMine(userId: string): Promise<OrderJson[]> {
-    return this.list({ 'user._id': userId });
+  async listMine(userId: string): Promise<OrderJson[]> {
+    return (await this.list({ 'user._id': userId })).map(forBuyer);
   }
 
   /**
@@ -161,42 +180,203 @@ export class OrdersService implements OnModuleInit {
     if (!order || (caller.role !== 'admin' && order.user._id !== caller.id)) {
       throw new NotFoundException(ORDER_MESSAGES.notFound);
     }
+    return caller.role === 'admin' ? toOrderJson(order) : forBuyer(toOrderJson(order));
+  }
+
+  /**
+   * An admin sets the status (rules in statusChange). A change appends to the order's status history (with the admin
+   * who made it) and stores its status-changed event — and a cancellation its cancelled event — in the same write,
+   * under the order's lock; setting the status the order has writes and announces nothing.
+   *
+   * Cancelling a paid order refunds it first (changeLocked), still under the lock, then writes the cancellation with
+   * its refund; a refund PayPal refuses leaves the order as it was, with the refusal in its history, and answers 502.
+   */
+  async updateStatus(id: string, status: OrderStatus, admin: ChangedBy): Promise<OrderJson> {
+    const by = { _id: admin._id, name: admin.name };
+    const outcome = await this.locks.withOrder(
+      id,
+      async () => {
+        const current = await this.orders.findById(id).lean<LeanOrder>().exec();
+        if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
+        return this.changeLocked(current, status, by, 'refund');
+      },
+      // A cancellation waits for the refund under the lock: it must outlive the wait.
+      { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
+    );
+    if ('refused' in outcome) {
+      this.logger.warn({ msg: 'order not cancelled: PayPal refused the refund', orderId: id, reason: outcome.refused });
+      throw new HttpException({ statusCode: 502, message: outcome.refused }, 502);
+    }
+    const { order, changed } = outcome;
+    if (changed) {
+      this.logger.log({ msg: 'order status set', orderId: id, status: order.status, by: by._id });
+      this.outbox.relaySoon(id);
+    }
     return toOrderJson(order);
   }
 
   /**
-   * An admin sets the status (rules in statusChange). A change appends to the order's status history and stores
-   * its status-changed event — and a cancellation its cancelled event — in the same write, under the order's
-   * lock; setting the status the order has writes and announces nothing.
+   * The change itself, under the order's lock. A paid order's cancellation is refunded first: `refund` asks checkout
+   * to refund (an admin's request, marked `refundPending` on the order until an answer comes); `check` only asks
+   * whether a refund was made (the pending-refund check, after an admin's request got no answer), and cancels if so.
    */
-  async updateStatus(id: string, status: OrderStatus): Promise<OrderJson> {
-    const { order, changed } = await this.locks.withOrder(id, async () => {
-      const current = await this.orders.findById(id).lean<LeanOrder>().exec();
-      if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
-      const now = new Date();
-      const change = statusChange(current, status, now);
-      if (!change) return { order: current, changed: false };
-      // An order from before the history was kept stores the history its JSON showed, then this change.
-      const statusHistory = [...statusHistoryOf(current), { status: change.status, at: now }];
-      const events = [
-        ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
-        statusChangedEvent(current, { n: statusHistory.length - 1, status: change.status, at: now }),
-      ];
-      const $set: UpdateQuery<Order>['$set'] = {
-        ...change,
-        statusHistory,
-        outbox: [...current.outbox, ...events],
-        outboxPending: true,
-      };
-      const update: UpdateQuery<Order> = change.deliveredAt ? { $set } : { $set, $unset: { deliveredAt: 1 } };
-      const updated = await this.orders.findByIdAndUpdate(id, update, { new: true }).lean<LeanOrder>().exec();
-      return { order: updated!, changed: true };
-    });
-    if (changed) {
-      this.logger.log({ msg: 'order status set', orderId: id, status: order.status });
-      this.outbox.relaySoon(id);
+  private async changeLocked(
+    current: LeanOrder,
+    status: OrderStatus,
+    by: ChangedBy,
+    mode: 'refund' | 'check',
+  ): Promise<{ order: LeanOrder; changed: boolean } | { refused: string }> {
+    const decidedAt = new Date();
+    const change = statusChange(current, status, decidedAt);
+    if (!change) return { order: current, changed: false };
+    // The money may be back with the buyer already: nothing but the cancel (or the check) may follow until it is known.
+    if (current.refundPending && change.status !== 'Cancelled')
+      throw new ConflictException(ORDER_MESSAGES.refundPending);
+    let refund: Refunded | undefined;
+    if (change.status === 'Cancelled' && current.paymentDetails) {
+      if (mode === 'refund') await this.setRefundPending(current, { at: decidedAt, by });
+      let answer: RefundOrderPaymentResponse;
+      try {
+        answer = await this.refundPayment(current, mode === 'check');
+      } catch (err) {
+        // No answer (503, or a refund PayPal did not confirm): it may be made yet, so the mark stays for the check.
+        // A definite answer (409: no such payment, 400) made nothing: the mark goes.
+        if (err instanceof HttpException && err.getStatus() < 500) await this.setRefundPending(current, undefined);
+        if (mode === 'refund' && err instanceof HttpException && err.getStatus() === 503)
+          throw new ServiceUnavailableException(ORDER_MESSAGES.refundNotConfirmed);
+        throw err;
+      }
+      if (!answer.refunded) {
+        if (mode === 'check') {
+          await this.setRefundPending(current, undefined);
+          return { order: current, changed: false };
+        }
+        const note = ORDER_MESSAGES.refundRefused(answer.reason);
+        await this.appendNote(current, { status: current.status, at: new Date(), by, note });
+        return { refused: note };
+      }
+      refund = answer;
     }
-    return toOrderJson(order);
+    // A refunded cancellation took effect once the refund was made.
+    const now = refund ? new Date() : decidedAt;
+    const entry: StatusEntry = {
+      status: change.status,
+      at: now,
+      by,
+      ...(refund ? { refund: { id: refund.refundId, amountPence: refund.amountPence } } : {}),
+    };
+    // An order from before the history was kept stores the history its JSON showed, then this change.
+    const statusHistory = [...statusHistoryOf(current), entry];
+    const events = [
+      ...(change.status === 'Cancelled' ? [cancelledEvent(current)] : []),
+      statusChangedEvent(current, {
+        n: statusHistory.length - 1,
+        status: change.status,
+        at: now,
+        ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
+      }),
+    ];
+    const $set: UpdateQuery<Order>['$set'] = {
+      ...change,
+      statusHistory,
+      outbox: [...current.outbox, ...events],
+      outboxPending: true,
+    };
+    // A cancellation settles an earlier cancel whose refund got no answer.
+    const $unset = { refundPending: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
+    const updated = await this.orders
+      .findByIdAndUpdate(current._id, { $set, $unset }, { new: true })
+      .lean<LeanOrder>()
+      .exec();
+    return { order: updated!, changed: true };
+  }
+
+  /**
+   * The pending-refund check (PendingRefunds, every REFUND_CHECK_MS): an admin's cancel whose refund got no answer
+   * in time left the order paid and marked. Checkout is asked — without refunding anything — whether the refund was
+   * made (its record, or PayPal's record of the order): if so the order is cancelled with it, in the admin's name,
+   * as their retry would have; if not, the mark goes and the order stays as it is. Returns the orders cancelled.
+   */
+  async checkPendingRefunds(now = Date.now()): Promise<number> {
+    const marked = await this.orders
+      .find({ 'refundPending.at': { $lt: new Date(now - this.config.REFUND_TIMEOUT_MS) } }, { _id: 1 })
+      .limit(50)
+      .lean<Array<{ _id: Types.ObjectId }>>()
+      .exec();
+    let cancelled = 0;
+    for (const { _id } of marked) {
+      const id = _id.toHexString();
+      const outcome = await this.locks
+        .withOrder(
+          id,
+          async () => {
+            const current = await this.orders.findById(id).lean<LeanOrder>().exec();
+            if (!current?.refundPending) return undefined;
+            if (current.status === 'Cancelled' || current.status === 'Delivered') {
+              await this.setRefundPending(current, undefined);
+              return undefined;
+            }
+            return this.changeLocked(current, 'Cancelled', current.refundPending.by, 'check');
+          },
+          { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
+        )
+        .catch((err: Error) => {
+          this.logger.warn({ msg: 'pending refund not checked yet', orderId: id, err: err.message });
+          return undefined;
+        });
+      if (outcome && 'changed' in outcome && outcome.changed) {
+        this.logger.warn({ msg: 'order cancelled: its refund was made after the admin stopped waiting', orderId: id });
+        this.outbox.relaySoon(id);
+        cancelled++;
+      }
+    }
+    return cancelled;
+  }
+
+  /**
+   * Checkout refunds the order's payment in full: once, however often asked — two admins at once, a retry after a
+   * timeout — since it keeps one refund per payment and asks PayPal with one request id. A 503 (checkout or PayPal
+   * away, too slow) leaves the order as it is: asking again answers the refund if it was made meanwhile.
+   */
+  private async refundPayment(order: LeanOrder, onlyIfMade: boolean): Promise<RefundOrderPaymentResponse> {
+    const orderId = String(order._id);
+    const answer = await this.checkout.refund({
+      orderId,
+      checkoutId: order.checkoutId,
+      paypalOrderId: order.paymentDetails!.id,
+      captureId: order.paymentDetails!.captureId,
+      ...(onlyIfMade ? { onlyIfMade } : {}),
+    });
+    this.logger.log({
+      msg: answer.refunded
+        ? 'order payment refunded'
+        : onlyIfMade
+          ? 'order payment not refunded'
+          : 'order refund refused',
+      orderId,
+      ...(answer.refunded ? { refundId: answer.refundId, amountPence: answer.amountPence } : { reason: answer.reason }),
+    });
+    return answer;
+  }
+
+  /** A note in the order's history, its status unchanged (nothing to announce); it settles a pending refund. */
+  private async appendNote(current: LeanOrder, entry: StatusEntry): Promise<void> {
+    await this.orders
+      .updateOne(
+        { _id: current._id },
+        { $set: { statusHistory: [...statusHistoryOf(current), entry] }, $unset: { refundPending: 1 } },
+      )
+      .exec();
+  }
+
+  /** Marks (or, given nothing, unmarks) a cancel whose refund is asked for. Under the order's lock. */
+  private async setRefundPending(current: LeanOrder, pending: { at: Date; by: ChangedBy } | undefined): Promise<void> {
+    await this.orders
+      .updateOne(
+        { _id: current._id },
+        pending ? { $set: { refundPending: pending } } : { $unset: { refundPending: 1 } },
+      )
+      .exec();
   }
 
   /**

@@ -44,6 +44,21 @@ describe('revenueByDay', () => {
     ]);
   });
 
+  it('takes refunds off an order that earns revenue (never below zero), and a cancelled order earns nothing', () => {
+    const refund = (amountPence: number) => ({ statusHistory: [{ refund: { id: 'R', amountPence } }] });
+    const days = revenueByDay(
+      [
+        order('2026-03-10T01:00:00Z', 10_000, refund(2_500)),
+        order('2026-03-10T02:00:00Z', 1_000, refund(5_000)),
+        order('2026-03-10T03:00:00Z', 4_000, { status: 'Cancelled', ...refund(4_000) }),
+        order('2026-03-10T04:00:00Z', 3_000, { status: 'Cancelled' }),
+      ],
+      now,
+      1,
+    );
+    expect(days).toEqual([{ date: '2026-03-10', revenue: 75, orders: 4 }]);
+  });
+
   it('shows the last 30 days by default', () => {
     const days = revenueByDay([], now);
     expect(days).toHaveLength(30);

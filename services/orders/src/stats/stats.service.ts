@@ -5,7 +5,7 @@ import type { Model } from 'mongoose';
 import { CatalogProducts } from '../catalog/catalog-products';
 import { toOrderJson } from '../orders/order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from '../orders/order.schema';
-import { EARNS_REVENUE, firstDayOf, revenueByDay, type RevenueFields } from './revenue';
+import { EARNS_REVENUE, firstDayOf, revenueByDay, revenuePenceOf, type RevenueFields } from './revenue';
 
 /** The admin dashboard's figures. Every part is read at once; the catalog's count is the only remote one. */
 @Injectable()
@@ -26,7 +26,7 @@ export class StatsService {
       this.orders
         .find(
           { createdAt: { $gte: firstDayOf(now, STATS_DAYS) } },
-          { createdAt: 1, totalPence: 1, isPaid: 1, status: 1 },
+          { createdAt: 1, totalPence: 1, isPaid: 1, status: 1, statusHistory: 1 },
         )
         .lean<RevenueFields[]>()
         .exec(),
@@ -40,15 +40,28 @@ export class StatsService {
     };
   }
 
-  /** Summed by the database ($match + $group with $sum: the accumulator both MongoDB and FerretDB serve). */
+  /**
+   * Summed by the database ($match + $group with $sum: the accumulator both MongoDB and FerretDB serve), less the
+   * refunds of the few orders that record one, read and taken off here (revenuePenceOf: never below zero).
+   */
   private async revenuePence(): Promise<number> {
-    const [sum] = await this.orders
-      .aggregate<{ pence: number }>([
-        { $match: EARNS_REVENUE },
-        { $group: { _id: null, pence: { $sum: '$totalPence' } } },
-      ])
-      .exec();
-    return sum?.pence ?? 0;
+    const [[sum], refunded] = await Promise.all([
+      this.orders
+        .aggregate<{ pence: number }>([
+          { $match: EARNS_REVENUE },
+          { $group: { _id: null, pence: { $sum: '$totalPence' } } },
+        ])
+        .exec(),
+      this.orders
+        .find(
+          { ...EARNS_REVENUE, 'statusHistory.refund': { $exists: true } },
+          { createdAt: 1, totalPence: 1, isPaid: 1, status: 1, statusHistory: 1 },
+        )
+        .lean<RevenueFields[]>()
+        .exec(),
+    ]);
+    const refunds = refunded.reduce((off, order) => off + order.totalPence - revenuePenceOf(order), 0);
+    return (sum?.pence ?? 0) - refunds;
   }
 
   /** The catalog's count, or null when it does not answer: a dashboard never fails for one figure. */

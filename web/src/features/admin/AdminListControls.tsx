@@ -48,11 +48,6 @@ export function useListView(names: readonly string[], defaults: Record<string, s
   };
 }
 
-/** The next sort when a column header is pressed: that field ascending, or reversed when it is the current one. */
-export function nextSort(current: string, field: string): string {
-  return current === field ? `-${field}` : field;
-}
-
 /** A search form: Enter or the button sends the text (an empty text clears the search). */
 export function SearchBox({
   label,

@@ -6,37 +6,11 @@ import type { ReactNode } from 'react';
 export interface Column {
   label: string;
   align?: 'right';
-  /** The list's sort field this column orders by: its header becomes a button (see DataTable's `sort`). */
-  sortField?: string;
+  /** A sortable column: its state (aria-sort) and what a click on its header does (see sortableColumns). */
+  sort?: { direction: 'ascending' | 'descending' | 'none'; onSort: () => void };
 }
 
-/** A table whose columns sort: the current sort (`name` ascending, `-name` descending) and what a header asks. */
-export interface TableSort {
-  current: string;
-  onSort: (field: string) => void;
-}
-
-function ariaSortOf(field: string, current: string): 'ascending' | 'descending' | 'none' {
-  if (current === field) return 'ascending';
-  if (current === `-${field}`) return 'descending';
-  return 'none';
-}
-
-function SortButton({ column, sort }: { column: Column & { sortField: string }; sort: TableSort }) {
-  const state = ariaSortOf(column.sortField, sort.current);
-  return (
-    <button
-      type="button"
-      onClick={() => sort.onSort(column.sortField)}
-      className={`inline-flex items-center gap-1 rounded font-semibold uppercase hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 ${column.align === 'right' ? 'flex-row-reverse' : ''}`}
-    >
-      {column.label}
-      <span aria-hidden className="text-[10px]">
-        {state === 'ascending' ? '▲' : state === 'descending' ? '▼' : '↕'}
-      </span>
-    </button>
-  );
-}
+const ARROWS = { ascending: '▲', descending: '▼', none: '↕' } as const;
 
 const cellBase = 'px-4 py-3 align-middle';
 const cellStacked =
@@ -49,14 +23,11 @@ export function DataTable({
   label,
   columns,
   children,
-  sort,
   busy = false,
 }: {
   label: string;
   columns: Column[];
   children: ReactNode;
-  /** Makes the columns with a `sortField` sortable (buttons in their headers, with aria-sort). */
-  sort?: TableSort;
   /** Another page is on its way: the rows shown are the previous view's (aria-busy). */
   busy?: boolean;
 }) {
@@ -80,11 +51,20 @@ export function DataTable({
                 key={column.label}
                 role="columnheader"
                 scope="col"
-                aria-sort={sort && column.sortField ? ariaSortOf(column.sortField, sort.current) : undefined}
+                aria-sort={column.sort?.direction}
                 className={`${cellBase} text-xs font-semibold tracking-wide whitespace-nowrap text-gray-700 uppercase ${column.align === 'right' ? 'text-right' : ''}`}
               >
-                {sort && column.sortField ? (
-                  <SortButton column={{ ...column, sortField: column.sortField }} sort={sort} />
+                {column.sort ? (
+                  <button
+                    type="button"
+                    onClick={column.sort.onSort}
+                    className="inline-flex items-center gap-1 uppercase hover:text-gray-900 hover:underline"
+                  >
+                    {column.label}
+                    <span aria-hidden="true" className="text-[0.65rem]">
+                      {ARROWS[column.sort.direction]}
+                    </span>
+                  </button>
                 ) : (
                   column.label
                 )}
@@ -146,4 +126,23 @@ export function Cell({
       {children}
     </td>
   );
+}
+
+/**
+ * Columns whose `sortField` makes them sortable by a list's `sort` parameter (`field` ascending, `-field`
+ * descending): each gets its aria-sort state and, pressed, asks for that field ascending, or reversed when current.
+ */
+export function sortableColumns(
+  columns: ReadonlyArray<Column & { sortField?: string }>,
+  current: string,
+  onSort: (sort: string) => void,
+): Column[] {
+  return columns.map(({ sortField, ...column }) => {
+    if (!sortField) return column;
+    const direction = current === sortField ? 'ascending' : current === `-${sortField}` ? 'descending' : 'none';
+    return {
+      ...column,
+      sort: { direction, onSort: () => onSort(current === sortField ? `-${sortField}` : sortField) },
+    };
+  });
 }

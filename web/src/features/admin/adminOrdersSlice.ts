@@ -1,6 +1,12 @@
 import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
-import type { AdminStatsJson, OrderJson, OrderStatus } from '@shop/contracts';
-import { api, errorMessage } from '@/api/client';
+import {
+  TOTAL_COUNT_HEADER,
+  type AdminOrderListQuery,
+  type AdminStatsJson,
+  type OrderJson,
+  type OrderStatus,
+} from '@shop/contracts';
+import { api, errorMessage, failureOf, type Failure } from '@/api/client';
 import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
@@ -10,6 +16,10 @@ export interface AdminOrdersState {
   list: Remote<OrderJson[]>;
   /** The dashboard's figures (GET /api/admin/stats). */
   stats: Remote<AdminStatsJson | null>;
+  /** One page of a search, filters and sort (GET /api/admin/orders?page=…), and the total of every page. */
+  page: Remote<{ orders: OrderJson[]; total: number }>;
+  /** The order the admin's order page shows (GET /api/admin/orders/:id). */
+  order: Remote<OrderJson | null>;
   /** Orders a status change is in flight for. */
   busy: string[];
 }
@@ -17,6 +27,8 @@ export interface AdminOrdersState {
 export const initialAdminOrdersState = (): AdminOrdersState => ({
   list: remote<OrderJson[]>([]),
   stats: remote<AdminStatsJson | null>(null),
+  page: remote({ orders: [], total: 0 }),
+  order: remote<OrderJson | null>(null),
   busy: [],
 });
 
@@ -40,6 +52,32 @@ export const fetchAdminStats = createAsyncThunk<AdminStatsJson, void, Config>(
       return (await api.get<AdminStatsJson>('/api/admin/stats')).data;
     } catch (error) {
       return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+/** A page of orders; the total of every page comes in X-Total-Count (the body stays a bare array). */
+export const fetchOrderPage = createAsyncThunk<{ orders: OrderJson[]; total: number }, AdminOrderListQuery, Config>(
+  'adminOrders/fetchPage',
+  async (params, { rejectWithValue, signal }) => {
+    try {
+      const res = await api.get<OrderJson[]>('/api/admin/orders', { params, signal });
+      const total = Number(res.headers[TOTAL_COUNT_HEADER.toLowerCase()]);
+      return { orders: res.data, total: Number.isFinite(total) ? total : res.data.length };
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
+/** One order with its whole history, for the admin's order page; a 404 or 400 keeps its status (not found). */
+export const fetchAdminOrder = createAsyncThunk<OrderJson, string, { rejectValue: Failure }>(
+  'adminOrders/fetchOrder',
+  async (id, { rejectWithValue }) => {
+    try {
+      return (await api.get<OrderJson>(`/api/admin/orders/${encodeURIComponent(id)}`)).data;
+    } catch (error) {
+      return rejectWithValue(failureOf(error));
     }
   },
 );
@@ -98,13 +136,49 @@ const adminOrdersSlice = createSlice({
         state.stats.status = 'failed';
         state.stats.error = action.payload ?? action.error.message ?? 'Something went wrong';
       })
+      .addCase(fetchOrderPage.pending, (state, action) => {
+        state.page.status = 'loading';
+        state.page.error = null;
+        state.page.requestId = action.meta.requestId;
+      })
+      .addCase(fetchOrderPage.fulfilled, (state, action) => {
+        if (state.page.requestId !== action.meta.requestId) return;
+        state.page.status = 'succeeded';
+        state.page.data = action.payload;
+      })
+      .addCase(fetchOrderPage.rejected, (state, action) => {
+        // a newer view's request replaced this one: not an error to show
+        if (state.page.requestId !== action.meta.requestId || action.meta.aborted) return;
+        state.page.status = 'failed';
+        state.page.error = action.payload ?? action.error.message ?? 'Something went wrong';
+      })
+      .addCase(fetchAdminOrder.pending, (state, action) => {
+        state.order.status = 'loading';
+        state.order.error = null;
+        state.order.errorStatus = undefined;
+        state.order.requestId = action.meta.requestId;
+      })
+      .addCase(fetchAdminOrder.fulfilled, (state, action) => {
+        if (state.order.requestId !== action.meta.requestId) return;
+        state.order.status = 'succeeded';
+        state.order.data = action.payload;
+      })
+      .addCase(fetchAdminOrder.rejected, (state, action) => {
+        if (state.order.requestId !== action.meta.requestId) return;
+        state.order.status = 'failed';
+        state.order.data = null;
+        state.order.error = action.payload?.message ?? action.error.message ?? 'Something went wrong';
+        state.order.errorStatus = action.payload?.status;
+      })
       .addCase(updateOrderStatus.pending, (state, action) => {
         state.busy.push(action.meta.arg.id);
       })
       .addCase(updateOrderStatus.fulfilled, (state, action) => {
         state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
         replace(state.list.data, action.payload);
+        replace(state.page.data.orders, action.payload);
         if (state.stats.data) replace(state.stats.data.recentOrders, action.payload);
+        if (state.order.data?._id === action.payload._id) state.order.data = action.payload;
       })
       .addCase(updateOrderStatus.rejected, (state, action) => {
         state.busy = state.busy.filter((id) => id !== action.meta.arg.id);

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { OrderJson, OrderStatus } from '@shop/contracts';
 import { formatDate, formatDateTime } from '@/lib/dates';
+import { formatPrice } from '@/lib/money';
 
 const BADGE: Record<OrderStatus, string> = {
   Processing: 'bg-blue-100 text-blue-800',
@@ -16,10 +17,17 @@ const DOT: Record<OrderStatus, string> = {
   Cancelled: 'bg-gray-600',
 };
 
+/** The index of the history's last change of status (a note after it changed nothing); -1 for none. */
+function lastChange(steps: OrderJson['statusHistory']): number {
+  for (let i = steps.length - 1; i >= 0; i--) if (!steps[i].note) return i;
+  return -1;
+}
+
 /** My Orders' Status cell: the order's status (Processing, Shipped, Delivered, Cancelled) and the day it took it. */
 export function OrderStatusCell({ order }: { order: OrderJson }) {
   const { status } = order;
-  const at = order.statusHistory.at(-1)?.at ?? order.updatedAt; // when it took its status: the history's last entry
+  // When it took its status: the history's last change (a note, which only admins read, changed nothing).
+  const at = order.statusHistory[lastChange(order.statusHistory)]?.at ?? order.updatedAt;
   return (
     <>
       <span className={`rounded-full px-2 py-1 text-xs font-semibold whitespace-nowrap ${BADGE[status]}`}>
@@ -34,11 +42,14 @@ export function OrderStatusCell({ order }: { order: OrderJson }) {
 
 /**
  * The order details' timeline: every status the order has had, oldest first, each with its date and time; the
- * last, its status now, marked current. Each step's text is its status and its time together.
+ * last change, its status now, marked current. Each step's text is its status and its time together, then the
+ * refund a cancellation made. A note (only admins are shown them, e.g. a refund PayPal refused) is a step of its
+ * own, its text the note.
  */
 export function OrderStatusTimeline({ order }: { order: OrderJson }) {
   const headingId = useId();
   const steps = order.statusHistory;
+  const currentIndex = lastChange(steps);
   return (
     <section aria-labelledby={headingId} className="mb-8">
       <h3 id={headingId} className="mb-3 font-semibold">
@@ -46,7 +57,7 @@ export function OrderStatusTimeline({ order }: { order: OrderJson }) {
       </h3>
       <ol className="ml-1.5 border-l-2 border-gray-200" data-testid="order-status-timeline">
         {steps.map((step, i) => {
-          const current = i === steps.length - 1;
+          const current = i === currentIndex;
           return (
             <li
               key={`${i}-${step.status}`}
@@ -57,10 +68,15 @@ export function OrderStatusTimeline({ order }: { order: OrderJson }) {
                 aria-hidden="true"
                 className={`absolute top-1.5 -left-[7px] h-3 w-3 rounded-full ring-2 ring-white ${current ? DOT[step.status] : 'bg-gray-300'}`}
               />
-              {step.status}{' '}
+              {step.note ?? step.status}{' '}
               <time dateTime={step.at} className="block text-sm font-normal text-gray-600">
                 {formatDateTime(step.at)}
               </time>
+              {step.refund && (
+                <span className="block text-sm font-normal text-gray-700" data-testid="order-refund">
+                  Refunded {formatPrice(step.refund.amount)}
+                </span>
+              )}
             </li>
           );
         })}

@@ -12,6 +12,7 @@ const AdminUsersPage = lazy(() => import('./AdminUsersPage'));
 const AdminProductsPage = lazy(() => import('./AdminProductsPage'));
 const AdminProductEditPage = lazy(() => import('./AdminProductEditPage'));
 const AdminOrdersPage = lazy(() => import('./AdminOrdersPage'));
+const AdminOrderPage = lazy(() => import('./AdminOrderPage'));
 const AdminDiscountsPage = lazy(() => import('./AdminDiscountsPage'));
 
 /** SPEC §2's admin layout: a sidebar beside the page on wide screens, behind a toggle on phones. */
@@ -84,6 +85,7 @@ export default function AdminArea() {
         <Route path="products/new" element={<AdminProductEditPage />} />
         <Route path="products/:id/edit" element={<AdminProductEditPage />} />
         <Route path="orders" element={<AdminOrdersPage />} />
+        <Route path="orders/:id" element={<AdminOrderPage />} />
         <Route path="discounts" element={<AdminDiscountsPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>

@@ -88,7 +88,7 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
       {orders.map((order) => (
         <Row key={order._id} testId="recent-order">
           <RowHeader className="font-mono text-xs font-normal">
-            <Link to={`/order/${order._id}`} className="text-blue-700 underline hover:text-blue-900">
+            <Link to={`/admin/orders/${order._id}`} className="text-blue-700 underline hover:text-blue-900">
               #{order._id}
             </Link>
           </RowHeader>
@@ -132,7 +132,7 @@ export default function AdminDashboardPage() {
           <div className="grid gap-4 sm:grid-cols-3">
             <StatCard
               label="Revenue"
-              link={<span className="text-gray-600">Paid orders, cancelled ones excluded</span>}
+              link={<span className="text-gray-600">Paid orders net of refunds, cancelled ones excluded</span>}
             >
               <span data-testid="revenue">{formatPrice(data.revenue)}</span>
             </StatCard>

@@ -643,5 +643,47 @@ describe('admin orders', () => {
     await userEvent.selectOptions(select, 'Cancelled');
     await waitFor(() => expect(select).toBeDisabled());
     expect(screen.getByRole('button', { name: `Mark as Delivered, order #${order._id}` })).toBeDisabled();
+    expect(confirm).toHaveBeenLastCalledWith(
+      'Cancel this order? Its items go back on sale, and a cancelled order cannot change status again.',
+    );
+  });
+
+  const paid = anOrder({
+    ...order,
+    paymentDetails: {
+      provider: 'paypal',
+      id: 'PAYPALORDER1',
+      status: 'COMPLETED',
+      captureId: 'CAPTURE1',
+      captureStatus: 'COMPLETED',
+      amount: '149.50',
+      currency: 'GBP',
+    },
+  });
+
+  it('says a paid order will be refunded before cancelling it, and shows why when PayPal refuses, the order unchanged', async () => {
+    const refusal = 'Refund refused by PayPal: Capture could not be refunded due to insufficient funds.';
+    const calls = fakeApi({
+      'GET /api/admin/orders': { body: [paid] },
+      [`PUT /api/admin/orders/${paid._id}`]: { status: 502, body: { statusCode: 502, message: refusal } },
+    });
+    renderAdmin('/admin/orders');
+    const select = await screen.findByLabelText(`Status of order #${paid._id}`);
+    await userEvent.selectOptions(select, 'Cancelled');
+    expect(confirm).toHaveBeenLastCalledWith(
+      "Cancel this order and refund £149.50 to the customer's PayPal account? Its items go back on sale, and a cancelled order cannot change status again.",
+    );
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.data)).toEqual([{ status: 'Cancelled' }]);
+    await waitFor(() => expect(select).toHaveValue('Processing'));
+    expect(select).toBeEnabled();
+  });
+
+  it('offers no cancelling of a delivered order', async () => {
+    fakeApi({ 'GET /api/admin/orders': { body: [{ ...paid, status: 'Delivered', isDelivered: true }] } });
+    renderAdmin('/admin/orders');
+    const select = await screen.findByLabelText(`Status of order #${paid._id}`);
+    expect(within(select).getByRole('option', { name: 'Cancelled' })).toBeDisabled();
+    expect(within(select).getByRole('option', { name: 'Shipped' })).toBeEnabled();
   });
 });

@@ -4,9 +4,9 @@ import { CATEGORIES, PRODUCT_LIST_DEFAULT_SORT, sortParam, type ProductJson } fr
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { deleteProduct, fetchAdminProducts, selectAdminProducts } from '@/features/admin/adminProductsSlice';
-import { FilterSelect, ListToolbar, nextSort, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
+import { FilterSelect, ListToolbar, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
-import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
+import { Cell, DataTable, Row, RowHeader, sortableColumns } from '@/features/admin/AdminTable';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
 
@@ -207,9 +207,8 @@ export default function AdminProductsPage() {
       {list.data.length > 0 && list.status !== 'failed' && (
         <DataTable
           label="Products"
-          columns={PRODUCT_COLUMNS}
+          columns={sortableColumns(PRODUCT_COLUMNS, view.get('sort'), (sort) => view.set({ sort }))}
           busy={list.status === 'loading' || answered?.key !== key}
-          sort={{ current: view.get('sort'), onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }) }}
         >
           {list.data.map((product) => (
             <ProductRow key={product._id} product={product} />

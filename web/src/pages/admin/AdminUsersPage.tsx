@@ -9,9 +9,9 @@ import {
 } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { addUser, deleteUser, fetchUsers, selectAdminUsers, updateUser } from '@/features/admin/adminUsersSlice';
-import { FilterSelect, ListToolbar, nextSort, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
+import { FilterSelect, ListToolbar, Pager, SearchBox, useListView } from '@/features/admin/AdminListControls';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
-import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
+import { Cell, DataTable, Row, RowHeader, sortableColumns } from '@/features/admin/AdminTable';
 import { Field } from '@/features/auth/AuthLayout';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -237,12 +237,8 @@ export default function AdminUsersPage() {
           {list.data.length > 0 && list.status !== 'failed' && (
             <DataTable
               label="Users"
-              columns={USER_COLUMNS}
+              columns={sortableColumns(USER_COLUMNS, view.get('sort'), (sort) => view.set({ sort }))}
               busy={list.status === 'loading' || answered?.key !== key}
-              sort={{
-                current: view.get('sort'),
-                onSort: (field) => view.set({ sort: nextSort(view.get('sort'), field) }),
-              }}
             >
               {list.data.map((user) => (
                 <UserRow key={user._id} user={user} me={user._id === myId} />

@@ -1,0 +1,29 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EVENTS, type OrderCancelledEvent, type OrderPlacedEvent, type OrderStatusChangedEvent } from '@shop/contracts';
+import { EventBus } from '@shop/nest-common';
+import { ReviewsService } from '../reviews/reviews.service';
+import { StockService } from '../stock/stock.service';
+
+/**
+ * The events catalog consumes, on its one queue `<namespace>catalog.events` (shared by replicas; one subscription, as
+ * two consumers of one queue would each take the other's events). Every handler is idempotent on its own natural key
+ * (stock: checkout and product; deliveries: customer and product), besides the bus's processed-event record.
+ */
+@Injectable()
+export class CatalogEvents implements OnModuleInit {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly stock: StockService,
+    private readonly reviews: ReviewsService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe({
+      [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
+      [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
+      [EVENTS.orders.orderStatusChanged]: async (event) => {
+        await this.reviews.recordDelivery(event.data as OrderStatusChangedEvent);
+      },
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import type { RefundOrderPaymentRequest } from '@shop/contracts';
+import { IsBoolean, IsMongoId, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { PAYPAL_ORDER_ID } from '../../paypal/paypal.client';
+
+/** orders → checkout: the payment of a cancelled order. Anything else is answered 400 before PayPal is asked. */
+export class RefundOrderPaymentDto implements RefundOrderPaymentRequest {
+  @IsMongoId({ message: 'orderId must be an order id' })
+  orderId!: string;
+
+  @IsMongoId({ message: 'checkoutId must be a checkout id' })
+  checkoutId!: string;
+
+  @Matches(PAYPAL_ORDER_ID, { message: 'paypalOrderId must be a PayPal order id' })
+  paypalOrderId!: string;
+
+  @IsString({ message: 'captureId must be a PayPal capture id' })
+  @MaxLength(100, { message: 'captureId must be a PayPal capture id' })
+  @Matches(/^[A-Za-z0-9-]+$/, { message: 'captureId must be a PayPal capture id' })
+  captureId!: string;
+
+  @IsOptional()
+  @IsBoolean({ message: 'onlyIfMade must be true or false' })
+  onlyIfMade?: boolean;
+}

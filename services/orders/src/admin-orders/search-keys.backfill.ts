@@ -1,0 +1,53 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { OrderLocks } from '../orders/order-locks';
+import { customerKeys, Order, type LeanOrder } from '../orders/order.schema';
+
+/**
+ * Orders placed before the admin's search lack its lower-cased buyer fields (customerName, customerEmail): each
+ * replica adds them at start, in the background (the service is ready meanwhile; those orders are found once it is
+ * done). Each is written under the order's lock, as every write to an order is (FerretDB applies no update
+ * atomically, so an unlocked write could undo a status change made at the same moment). Idempotent: a second run,
+ * or two replicas at once, write the same values.
+ */
+@Injectable()
+export class SearchKeysBackfill implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SearchKeysBackfill.name);
+  /** The run started at bootstrap (tests await it). */
+  done: Promise<number> = Promise.resolve(0);
+
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly locks: OrderLocks,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.done = this.run().catch((err: Error) => {
+      this.logger.warn({ msg: 'search keys not backfilled: retried at the next start', err: err.message });
+      return 0;
+    });
+  }
+
+  /** Adds the keys to every order without them; resolves with how many it wrote. */
+  async run(): Promise<number> {
+    const cursor = this.orders
+      .find({ customerName: { $exists: false } }, { user: 1 })
+      .lean<Pick<LeanOrder, '_id' | 'user'>>()
+      .cursor({ batchSize: 500 });
+    let written = 0;
+    try {
+      for await (const order of cursor) {
+        const id = String(order._id);
+        await this.locks.withOrder(id, async () => {
+          await this.orders.updateOne({ _id: order._id }, { $set: customerKeys(order.user) }).exec();
+        });
+        written += 1;
+      }
+    } finally {
+      await cursor.close().catch(() => undefined);
+    }
+    if (written) this.logger.log({ msg: 'search keys backfilled', orders: written });
+    return written;
+  }
+}
