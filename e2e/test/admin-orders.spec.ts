@@ -87,8 +87,10 @@ describe('admin orders: search, order page, CSV (browser)', () => {
   it('pages with X-Total-Count, finds the order by its buyer’s email in any case, and refuses bad input', async () => {
     const first = await call('GET', '/api/admin/orders?page=1&limit=2', adminToken);
     expect(first.status).toBe(200);
-    expect(first.body).toHaveLength(2);
-    expect(Number(first.headers.get('x-total-count'))).toBeGreaterThanOrEqual(1);
+    // this suite's order at least; other suites' orders too when they ran first
+    const total = Number(first.headers.get('x-total-count'));
+    expect(total).toBeGreaterThanOrEqual(1);
+    expect(first.body).toHaveLength(Math.min(2, total));
 
     const found = await call('GET', `/api/admin/orders?q=${encodeURIComponent(customer.email)}`, adminToken);
     expect(found.status).toBe(200);
