@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { aProduct, fakeApi, renderWithProviders } from '@/test/utils';
-import CollectionPage from './CollectionPage';
+import CollectionPage, { SETTLE_MS } from './CollectionPage';
 
 const location = () => screen.getByTestId('location').textContent;
 const lastProductsCall = (calls: ReturnType<typeof fakeApi>) => calls.filter((c) => c.url === '/api/products').at(-1);
@@ -52,6 +52,22 @@ describe('collection page: filters and sort live in the query string', () => {
     });
     expect(location()).toBe('/collections/all');
     await waitFor(() => expect(lastProductsCall(calls)?.params).toEqual({}));
+  });
+
+  it('asks for the first list at once, and for a changed one after the filters settle', async () => {
+    const calls = fakeApi({ 'GET /api/products': { body: [aProduct()] } });
+    const listCalls = () => calls.filter((c) => c.url === '/api/products');
+    renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
+    // well before SETTLE_MS: only axios's own promise steps between the first render and the request
+    await act(() => new Promise((resolve) => setTimeout(resolve, SETTLE_MS / 6)));
+    expect(listCalls()).toHaveLength(1);
+    await screen.findAllByText("Green Bay Packers Men's Home Game Jersey");
+
+    fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'priceAsc' } });
+    await act(() => Promise.resolve());
+    expect(listCalls()).toHaveLength(1);
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+    expect(listCalls()[1].params).toEqual({ sortBy: 'priceAsc' });
   });
 
   it('shows the server message of a failed list', async () => {
