@@ -11,6 +11,7 @@ import {
   finalizeCheckout,
   payCheckout,
   resetCheckout,
+  selectCheckout,
 } from '@/features/checkout/checkoutSlice';
 import { DiscountCodeField } from '@/features/checkout/DiscountCodeField';
 import { isDiscountRefusal, type AppliedCode } from '@/features/checkout/discount';
@@ -38,7 +39,7 @@ export default function CheckoutPage() {
   const user = useAppSelector((s) => s.auth.user);
   const guestId = useAppSelector((s) => s.auth.guestId);
   const cart = useAppSelector((s) => s.cart.cart);
-  const { checkout, config, creating, error } = useAppSelector((s) => s.checkout);
+  const { checkout, config, creating, error } = useAppSelector(selectCheckout);
   const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
   const [paying, setPaying] = useState(false);
   const [payError, setPayError] = useState<string | null>(null);

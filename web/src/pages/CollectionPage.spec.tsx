@@ -90,7 +90,7 @@ describe('collection page: the Filters button (small screens)', () => {
     const user = userEvent.setup();
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('dialog', { name: 'Filters' })).toHaveAttribute('id', panelId);
+    expect(await screen.findByRole('dialog', { name: 'Filters' })).toHaveAttribute('id', panelId);
 
     await user.click(screen.getByRole('button', { name: 'Close filters' }));
     expect(button).toHaveAttribute('aria-expanded', 'false');

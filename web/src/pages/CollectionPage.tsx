@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
-import { Drawer } from '@/components/Drawer';
+import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
 import { IconFilter } from '@/components/icons';
 import { fetchProductsByFilters } from '@/features/catalog/catalogSlice';
 import { FilterSidebar } from '@/features/catalog/FilterSidebar';
@@ -73,15 +73,17 @@ export default function CollectionPage() {
       <aside className="hidden w-64 shrink-0 border-r border-gray-200 lg:block" aria-label="Filters">
         <FilterSidebar filters={filters} onChange={change} />
       </aside>
-      <Drawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle id={FILTERS_ID}>
+      <LazyDrawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle id={FILTERS_ID}>
         <FilterSidebar filters={filters} onChange={change} />
-      </Drawer>
+      </LazyDrawer>
       <div className="flex-1 px-4 py-6 lg:px-8">
         <h1 className="mb-4 text-2xl font-bold uppercase">{title}</h1>
         <div className="mb-6 flex items-center justify-between gap-4">
           <button
             type="button"
             onClick={() => setDrawerOpen(true)}
+            onPointerEnter={() => void loadDrawer()}
+            onFocus={() => void loadDrawer()}
             className="flex items-center gap-2 rounded-md border border-gray-300 px-3 py-2 text-sm lg:hidden"
             aria-haspopup="dialog"
             aria-expanded={drawerOpen}

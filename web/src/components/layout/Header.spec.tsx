@@ -15,11 +15,13 @@ describe('header: the phone menu button', () => {
     const user = userEvent.setup();
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('dialog', { name: 'Menu' })).toHaveAttribute('id', panelId);
+    expect(await screen.findByRole('dialog', { name: 'Menu' })).toHaveAttribute('id', panelId);
+    expect(screen.getByRole('button', { name: 'Close menu' })).toHaveFocus();
 
     await user.keyboard('{Escape}');
     expect(button).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
   });
 });
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
-import { Drawer } from '@/components/Drawer';
+import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
 import { IconBag, IconMenu, IconUser } from '@/components/icons';
 import { selectCartCount } from '@/features/cart/cartSlice';
 import { reloadForNewBuild } from '@/lib/reload';
@@ -102,6 +102,8 @@ export function Header() {
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
+            onPointerEnter={() => void loadDrawer()}
+            onFocus={() => void loadDrawer()}
             className="rounded p-2 text-gray-700 hover:bg-gray-100 md:hidden"
             aria-label="Open menu"
             aria-haspopup="dialog"
@@ -117,7 +119,7 @@ export function Header() {
           <CartDrawer open={cartOpen} onClose={closeCart} />
         </Suspense>
       )}
-      <Drawer open={menuOpen} onClose={closeMenu} title="Menu" side="left" id={MENU_ID}>
+      <LazyDrawer open={menuOpen} onClose={closeMenu} title="Menu" side="left" id={MENU_ID}>
         <nav aria-label="Mobile">
           <ul className="space-y-1 p-4">
             {SHOP_LINKS.map((link) => (
@@ -153,7 +155,7 @@ export function Header() {
             )}
           </ul>
         </nav>
-      </Drawer>
+      </LazyDrawer>
     </header>
   );
 }
