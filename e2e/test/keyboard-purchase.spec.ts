@@ -175,17 +175,20 @@ describe('keyboard-only purchase (browser)', () => {
 
   const named = (name: string) => (f: Focused) => f.name === name;
 
-  /** A new page puts focus on its main area (the control that led there went with the old page). */
-  async function expectFocusOnNewPage(where: string) {
+  /** Waits (10 s at most) until focus is where `test` (page source over `el`, the focused element) says. */
+  async function expectFocusMovedTo(where: string, test: string) {
     // polled with evaluate: the shop's CSP has no 'unsafe-eval', which waitForFunction's string form needs
-    let onMain = false;
-    for (const deadline = Date.now() + 10_000; !onMain && Date.now() < deadline;) {
-      onMain = (await page.evaluate(`document.activeElement?.id === 'main'`)) as boolean;
-      if (!onMain) await page.waitForTimeout(50);
+    let there = false;
+    for (const deadline = Date.now() + 10_000; !there && Date.now() < deadline;) {
+      there = (await page.evaluate(`((el) => !!el && (${test}))(document.activeElement)`)) as boolean;
+      if (!there) await page.waitForTimeout(50);
     }
-    expect({ where, focusOnMain: onMain }).toEqual({ where, focusOnMain: true });
+    expect({ where, focusMoved: there }).toEqual({ where, focusMoved: true });
     last = null;
   }
+
+  /** A new page puts focus on its main area (the control that led there went with the old page). */
+  const expectFocusOnNewPage = (where: string) => expectFocusMovedTo(`${where}: main area`, `el.id === 'main'`);
 
   beforeAll(async () => {
     env = e2eEnv();
@@ -261,7 +264,9 @@ describe('keyboard-only purchase (browser)', () => {
     await page.keyboard.press('Enter');
     const drawer = page.getByTestId('cart-drawer');
     await drawer.getByTestId('cart-line').first().waitFor();
-    const inCart = await focusStop(); // the drawer takes focus as it opens
+    // the drawer takes focus as it opens (its close button), shown as at any other stop
+    await expectFocusMovedTo('cart drawer', `!!el.closest('[role="dialog"]')`);
+    const inCart = await focusStop();
     expect(inCart?.dialog).toBe('Your Cart');
     await expectAccessible(page, 'cart drawer (open)');
     await tabTo('Checkout in the cart', (f) => f.dialog === 'Your Cart' && f.name === 'Checkout');
@@ -311,6 +316,8 @@ describe('keyboard-only purchase (browser)', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('payment-step').waitFor();
     await page.getByRole('button', { name: 'Pay with test PayPal', exact: true }).waitFor();
+    // the button that had focus gave way to the payment step, which takes focus
+    await expectFocusMovedTo('checkout: payment step', `el.getAttribute('data-testid') === 'payment-step'`);
     await expectAccessible(page, 'checkout (payment)');
     await tabTo('Pay with test PayPal', (f) => f.tag === 'button' && f.name === 'Pay with test PayPal');
     await page.keyboard.press('Enter');

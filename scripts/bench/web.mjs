@@ -153,6 +153,7 @@ for (const page of pages) {
     ...page,
     scores,
     performanceRuns: runs.map((r) => score(r, 'performance')),
+    benchmarkIndexes: runs.map((r) => Math.round(r.environment.benchmarkIndex)),
     metrics,
     missed,
   });
@@ -164,6 +165,11 @@ for (const page of pages) {
     `  ${''.padEnd(10)} ${Object.entries(metrics)
       .map(([k, v]) => `${k} ${v}`)
       .join('  ')}`,
+  );
+  // Lighthouse's own measure of the CPU it had (higher is faster): the simulated 4x slowdown applies on top of what
+  // the box gave, so runs while other work slows it down are not comparable with runs on a quiet one
+  console.log(
+    `  ${''.padEnd(10)} benchmark index of the runs: ${runs.map((r) => Math.round(r.environment.benchmarkIndex)).join(', ')}`,
   );
   for (const { category, audits } of missed)
     for (const a of audits)
