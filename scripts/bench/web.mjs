@@ -2,14 +2,15 @@
 //
 // 1. The first route's weight from the production build (web/dist, `npm run build`): for home, a collection and a
 //    product page, each opened directly, the JS and the CSS they load before they show, gzipped (web/route-size.mjs,
-//    the same sums web/build.mjs holds to the 110 KB JS budget).
+//    the same sums web/build.mjs holds to the 110 KB JS budget of every build; the target is lower, below).
 // 2. Lighthouse (the npm package, its default mobile settings: a mid-range phone, simulated slow 4G and 4x CPU
 //    slowdown) driving Debian's chromium on home, /collections/all and a product page of the running shop. Each page
 //    is measured BENCH_RUNS times in a fresh browser; the run with the median performance score is reported, with
 //    what failed in any category below its target. Nothing is downloaded: Lighthouse and chromium are local.
 //
-// Targets (issue 9): first-route JS ≤ 110 KB gzipped; performance ≥ 90, accessibility, best practices and SEO 100.
-// Exits 1 when a target is missed. Assumes the shop runs (`npm start`). Environment:
+// Targets (issue 27, after issue 9's 110 KB and 90): first-route JS ≤ 100 KB gzipped; performance ≥ 95, total
+// blocking time ≤ 150 ms and no layout shift (CLS 0) on each page's median run; accessibility, best practices and SEO
+// 100. Exits 1 when a target is missed. Assumes the shop runs (`npm start`). Environment:
 //   GATEWAY_URL    default http://localhost:8080: the address `npm start` gives, and the origin its product images
 //                  are addressed from (catalog's ASSET_URL_PREFIX), as a deployed shop's are its own or a CDN's.
 //                  Opened as 127.0.0.1, every image would be another origin, with a connection of its own to open.
@@ -35,8 +36,11 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 3));
 const LHR_DIR = process.env.BENCH_LHR_DIR;
 if (LHR_DIR) fs.mkdirSync(LHR_DIR, { recursive: true });
 
-const JS_BUDGET_KB = 110;
-const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 100 };
+const JS_BUDGET_KB = 100;
+const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
+/** Metric targets of the median run (issue 27): total blocking time in ms, cumulative layout shift. */
+const TBT_TARGET_MS = 150;
+const CLS_TARGET = 0;
 const CATEGORIES = Object.keys(TARGETS);
 /** What the performance score is made of (Lighthouse 12), as shown in its report. */
 const METRICS = [
@@ -63,7 +67,7 @@ const sizes = FIRST_ROUTES.map(({ name, route, page }) => {
   const { gzip, cssGzip } = routeChunks(page, DIST);
   return { name, route, jsGzipKb: Number(kb(gzip)), cssGzipKb: Number(kb(cssGzip)) };
 });
-console.log(`First route from ${path.relative(process.cwd(), DIST)} (gzipped; JS budget ${JS_BUDGET_KB} KB):`);
+console.log(`First route from ${path.relative(process.cwd(), DIST)} (gzipped; JS target ${JS_BUDGET_KB} KB):`);
 for (const s of sizes)
   console.log(
     `  ${s.name.padEnd(10)} ${s.route.padEnd(18)} JS ${String(s.jsGzipKb).padStart(6)} KB   CSS ${s.cssGzipKb} KB`,
@@ -139,10 +143,17 @@ for (const page of pages) {
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)]));
   const metrics = Object.fromEntries(METRICS.map(([id, label]) => [label, lhr.audits[id].displayValue]));
   const missed = CATEGORIES.filter((c) => scores[c] < TARGETS[c]).map((c) => ({ category: c, audits: lost(lhr, c) }));
+  const tbtMs = Math.round(lhr.audits['total-blocking-time'].numericValue);
+  const cls = lhr.audits['cumulative-layout-shift'].numericValue;
+  if (tbtMs > TBT_TARGET_MS)
+    missed.push({ category: 'total blocking time', audits: [{ id: 'total-blocking-time', title: `${tbtMs} ms` }] });
+  if (cls > CLS_TARGET)
+    missed.push({ category: 'layout shift', audits: [{ id: 'cumulative-layout-shift', title: cls.toFixed(3) }] });
   results.push({
     ...page,
     scores,
     performanceRuns: runs.map((r) => score(r, 'performance')),
+    benchmarkIndexes: runs.map((r) => Math.round(r.environment.benchmarkIndex)),
     metrics,
     missed,
   });
@@ -155,9 +166,14 @@ for (const page of pages) {
       .map(([k, v]) => `${k} ${v}`)
       .join('  ')}`,
   );
+  // Lighthouse's own measure of the CPU it had (higher is faster): the simulated 4x slowdown applies on top of what
+  // the box gave, so runs while other work slows it down are not comparable with runs on a quiet one
+  console.log(
+    `  ${''.padEnd(10)} benchmark index of the runs: ${runs.map((r) => Math.round(r.environment.benchmarkIndex)).join(', ')}`,
+  );
   for (const { category, audits } of missed)
     for (const a of audits)
-      console.log(`  ${''.padEnd(10)} ${category} below target: ${a.id} (${a.title}${a.value ? `: ${a.value}` : ''})`);
+      console.log(`  ${''.padEnd(10)} ${category} target missed: ${a.id} (${a.title}${a.value ? `: ${a.value}` : ''})`);
 }
 
 const load = os.loadavg().map((l) => l.toFixed(2));
@@ -179,11 +195,11 @@ const overBudget = sizes.filter((s) => s.jsGzipKb > JS_BUDGET_KB);
 const belowTarget = results.filter((r) => r.missed.length);
 const verdicts = [
   overBudget.length
-    ? `JS budget missed on ${overBudget.map((s) => s.name).join(', ')}`
+    ? `JS target missed on ${overBudget.map((s) => `${s.name} (${s.jsGzipKb} KB)`).join(', ')}`
     : `first-route JS within ${JS_BUDGET_KB} KB on every first route`,
   belowTarget.length
     ? `Lighthouse targets missed on ${belowTarget.map((r) => `${r.name} (${r.missed.map((m) => m.category).join(', ')})`).join('; ')}`
-    : 'Lighthouse targets met on every page (performance ≥ 90, accessibility, best practices and SEO 100)',
+    : `Lighthouse targets met on every page (performance ≥ ${TARGETS.performance}, TBT ≤ ${TBT_TARGET_MS} ms, CLS 0, accessibility, best practices and SEO 100)`,
 ];
 for (const v of verdicts) console.log(v);
 

@@ -2,13 +2,12 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authReducer } from '@/features/auth/authSlice';
 import { cartReducer, EMPTY_CART } from '@/features/cart/cartSlice';
 import { catalogReducer } from '@/features/catalog/catalogSlice';
-import { checkoutReducer } from '@/features/checkout/checkoutSlice';
-import { ordersReducer } from '@/features/orders/ordersSlice';
 import { storage } from '@/lib/storage';
 
 /**
- * Slices that join the store when their code loads (the admin area's: `slice.injectInto(rootReducer)`), so that
- * none of their code is in the shopper's first route. Each declares itself here by module augmentation.
+ * Slices that join the store when their code loads (`slice.injectInto(rootReducer)`: checkout and orders with their
+ * pages, the admin area's with it), so that none of their code is in a shopper's first route (issues 10 and 27).
+ * Each declares itself here by module augmentation.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface LazyLoadedSlices {}
@@ -17,8 +16,6 @@ export const rootReducer = combineSlices({
   auth: authReducer,
   cart: cartReducer,
   catalog: catalogReducer,
-  orders: ordersReducer,
-  checkout: checkoutReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;

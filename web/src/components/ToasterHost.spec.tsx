@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { CART_TOAST } from '@/features/cart/CartContents';
+import { CART_TOAST } from '@/features/cart/cartSlice';
 import { notify, resetNotifyForTests } from '@/lib/notify';
 import { ToasterHost } from './ToasterHost';
 

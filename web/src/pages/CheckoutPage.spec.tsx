@@ -67,6 +67,16 @@ async function reachPayment(config: ShopConfigJson) {
   return { calls, user };
 }
 
+describe('checkout: the payment step by keyboard', () => {
+  it('Continue to Payment gives focus to the payment step that replaces it; the next Tab is its pay button', async () => {
+    const { user } = await reachPayment(FAKE);
+    const step = screen.getByTestId('payment-step');
+    await waitFor(() => expect(step).toHaveFocus());
+    await user.tab();
+    expect(await screen.findByRole('button', { name: 'Pay with test PayPal' })).toHaveFocus();
+  });
+});
+
 describe('checkout: paying', () => {
   let logged: jest.SpyInstance;
   const realFetch = globalThis.fetch;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS, type ShippingAddress } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -11,6 +11,7 @@ import {
   finalizeCheckout,
   payCheckout,
   resetCheckout,
+  selectCheckout,
 } from '@/features/checkout/checkoutSlice';
 import { DiscountCodeField } from '@/features/checkout/DiscountCodeField';
 import { isDiscountRefusal, type AppliedCode } from '@/features/checkout/discount';
@@ -38,7 +39,7 @@ export default function CheckoutPage() {
   const user = useAppSelector((s) => s.auth.user);
   const guestId = useAppSelector((s) => s.auth.guestId);
   const cart = useAppSelector((s) => s.cart.cart);
-  const { checkout, config, creating, error } = useAppSelector((s) => s.checkout);
+  const { checkout, config, creating, error } = useAppSelector(selectCheckout);
   const [address, setAddress] = useState<ShippingAddress>(EMPTY_ADDRESS);
   const [paying, setPaying] = useState(false);
   const [payError, setPayError] = useState<string | null>(null);
@@ -63,6 +64,14 @@ export default function CheckoutPage() {
       current = false;
     };
   }, [dispatch, userId, guestId]);
+
+  // Continue to Payment replaces the button that had focus with the payment step: focus goes there, not to the
+  // document, so the next Tab reaches the payment button and a screen reader hears the step
+  const paymentStep = useRef<HTMLDivElement>(null);
+  const checkoutId = checkout?._id;
+  useEffect(() => {
+    if (checkoutId) paymentStep.current?.focus();
+  }, [checkoutId]);
 
   // lines over their stock must be lowered or removed before the checkout is made
   const unresolved = !checkout && hasShortfall(cart.products);
@@ -224,7 +233,7 @@ export default function CheckoutPage() {
                 {creating ? 'Saving...' : 'Continue to Payment'}
               </button>
             ) : (
-              <div className="mt-8" data-testid="payment-step">
+              <div className="mt-8" data-testid="payment-step" ref={paymentStep} tabIndex={-1}>
                 <h2 className="mb-2 text-lg font-semibold">Pay with PayPal</h2>
                 {checkout.priceAdjusted && (
                   <p className="mb-3 rounded bg-amber-50 p-3 text-sm">

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { aProduct, fakeApi, renderWithProviders } from '@/test/utils';
-import CollectionPage from './CollectionPage';
+import CollectionPage, { SETTLE_MS } from './CollectionPage';
 
 const location = () => screen.getByTestId('location').textContent;
 const lastProductsCall = (calls: ReturnType<typeof fakeApi>) => calls.filter((c) => c.url === '/api/products').at(-1);
@@ -54,6 +54,22 @@ describe('collection page: filters and sort live in the query string', () => {
     await waitFor(() => expect(lastProductsCall(calls)?.params).toEqual({}));
   });
 
+  it('asks for the first list at once, and for a changed one after the filters settle', async () => {
+    const calls = fakeApi({ 'GET /api/products': { body: [aProduct()] } });
+    const listCalls = () => calls.filter((c) => c.url === '/api/products');
+    renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
+    // well before SETTLE_MS: only axios's own promise steps between the first render and the request
+    await act(() => new Promise((resolve) => setTimeout(resolve, SETTLE_MS / 6)));
+    expect(listCalls()).toHaveLength(1);
+    await screen.findAllByText("Green Bay Packers Men's Home Game Jersey");
+
+    fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'priceAsc' } });
+    await act(() => Promise.resolve());
+    expect(listCalls()).toHaveLength(1);
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+    expect(listCalls()[1].params).toEqual({ sortBy: 'priceAsc' });
+  });
+
   it('shows the server message of a failed list', async () => {
     fakeApi({ 'GET /api/products': { status: 400, body: { message: 'Invalid filter', statusCode: 400 } } });
     renderWithProviders(<CollectionPage />, { route: '/collections/all', path: '/collections/:collection' });
@@ -74,7 +90,7 @@ describe('collection page: the Filters button (small screens)', () => {
     const user = userEvent.setup();
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('dialog', { name: 'Filters' })).toHaveAttribute('id', panelId);
+    expect(await screen.findByRole('dialog', { name: 'Filters' })).toHaveAttribute('id', panelId);
 
     await user.click(screen.getByRole('button', { name: 'Close filters' }));
     expect(button).toHaveAttribute('aria-expanded', 'false');

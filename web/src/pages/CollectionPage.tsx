@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
-import { Drawer } from '@/components/Drawer';
+import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
 import { IconFilter } from '@/components/icons';
 import { fetchProductsByFilters } from '@/features/catalog/catalogSlice';
 import { FilterSidebar } from '@/features/catalog/FilterSidebar';
@@ -17,6 +17,8 @@ import { SortOptions } from '@/features/catalog/SortOptions';
 import { usePageMeta } from '@/lib/usePageMeta';
 
 const FILTERS_ID = 'filters-panel';
+/** How long a change of the filters waits before the list is asked for (a moving price slider settles). */
+export const SETTLE_MS = 120;
 
 function titleOf(collection: string | undefined, filters: Filters): string {
   if (filters.search) return `Search results for “${filters.search}”`;
@@ -41,12 +43,18 @@ export default function CollectionPage() {
   const title = titleOf(collection, filters);
   usePageMeta(title, `Shop ${title} at Gridiron Store: NFL jerseys, fan wear and equipment, priced in pounds.`);
 
+  // The page's first list is asked for at once: the grid, and the picture a phone counts as the page's largest
+  // paint, wait on it. A change after that waits a moment, which lets a moving price slider settle.
+  const firstList = useRef(true);
   useEffect(() => {
-    // a short pause lets a moving price slider settle; a newer query cancels the older request
+    // a newer query cancels the older request
     let request: { abort: () => void } | undefined;
-    const timer = setTimeout(() => {
+    const fetchList = () => {
       request = dispatch(fetchProductsByFilters(JSON.parse(queryKey)));
-    }, 120);
+    };
+    const timer = firstList.current ? undefined : setTimeout(fetchList, SETTLE_MS);
+    if (firstList.current) fetchList();
+    firstList.current = false;
     return () => {
       clearTimeout(timer);
       request?.abort();
@@ -65,15 +73,17 @@ export default function CollectionPage() {
       <aside className="hidden w-64 shrink-0 border-r border-gray-200 lg:block" aria-label="Filters">
         <FilterSidebar filters={filters} onChange={change} />
       </aside>
-      <Drawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle id={FILTERS_ID}>
+      <LazyDrawer open={drawerOpen} onClose={closeDrawer} title="Filters" side="left" hideTitle id={FILTERS_ID}>
         <FilterSidebar filters={filters} onChange={change} />
-      </Drawer>
+      </LazyDrawer>
       <div className="flex-1 px-4 py-6 lg:px-8">
         <h1 className="mb-4 text-2xl font-bold uppercase">{title}</h1>
         <div className="mb-6 flex items-center justify-between gap-4">
           <button
             type="button"
             onClick={() => setDrawerOpen(true)}
+            onPointerEnter={() => void loadDrawer()}
+            onFocus={() => void loadDrawer()}
             className="flex items-center gap-2 rounded-md border border-gray-300 px-3 py-2 text-sm lg:hidden"
             aria-haspopup="dialog"
             aria-expanded={drawerOpen}

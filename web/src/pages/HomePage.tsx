@@ -1,12 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { IconLock, IconReturn, IconTruck } from '@/components/icons';
 import { fetchBestSeller, fetchTopWomen } from '@/features/catalog/catalogSlice';
 import { NewArrivals } from '@/features/catalog/NewArrivals';
-import { ProductDetails } from '@/features/catalog/ProductDetails';
 import { ProductGrid } from '@/features/catalog/ProductGrid';
 import { HIGH_PRIORITY } from '@/lib/html';
+import { reloadForNewBuild } from '@/lib/reload';
 import { usePageMeta } from '@/lib/usePageMeta';
 
 function Hero() {
@@ -67,23 +67,35 @@ function GenderCollections() {
   );
 }
 
+/**
+ * The Best Seller's details (gallery, pickers, Add to cart) are far below the first screen and need the product
+ * from the API first: their code loads beside that request instead of with the page (issue 27: first-route JS).
+ */
+const loadProductDetails = () =>
+  import('@/features/catalog/ProductDetails').catch((error: unknown) => reloadForNewBuild(error));
+const ProductDetails = lazy(() => loadProductDetails().then((m) => ({ default: m.ProductDetails })));
+
 function BestSeller() {
   const dispatch = useAppDispatch();
   const { data: product, status, error } = useDeferredSelector((s) => s.catalog.bestSeller);
   useEffect(() => {
+    void loadProductDetails();
     void dispatch(fetchBestSeller());
   }, [dispatch]);
+  const loading = <p className="text-center text-gray-600">Loading...</p>;
   return (
     <section className="mx-auto max-w-7xl px-4 py-12" aria-labelledby="best-seller">
       <h2 id="best-seller" className="mb-8 text-center text-3xl font-bold">
         Best Seller
       </h2>
       {product ? (
-        <ProductDetails key={product._id} product={product} headingLevel={2} eagerImage={false} />
+        <Suspense fallback={loading}>
+          <ProductDetails key={product._id} product={product} headingLevel={2} eagerImage={false} />
+        </Suspense>
       ) : status === 'failed' ? (
         <p className="text-center text-red-700">Error: {error}</p>
       ) : (
-        <p className="text-center text-gray-600">Loading...</p>
+        loading
       )}
     </section>
   );

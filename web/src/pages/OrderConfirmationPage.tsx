@@ -3,6 +3,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { ESTIMATED_DELIVERY_DAYS } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { clearCart } from '@/features/cart/cartSlice';
+import { selectCheckout } from '@/features/checkout/checkoutSlice';
 import { OrderLines } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { addDays, formatDate } from '@/lib/dates';
@@ -12,7 +13,7 @@ import { usePageMeta } from '@/lib/usePageMeta';
 export default function OrderConfirmationPage() {
   usePageMeta('Thank you for your order');
   const dispatch = useAppDispatch();
-  const order = useAppSelector((s) => s.checkout.order);
+  const order = useAppSelector((s) => selectCheckout(s).order);
 
   useEffect(() => {
     if (order) dispatch(clearCart());

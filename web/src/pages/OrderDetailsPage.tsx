@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { OrderLines } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
-import { fetchOrderDetails } from '@/features/orders/ordersSlice';
+import { fetchOrderDetails, selectOrders } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
 import { useSignInAndComeBack } from '@/features/auth/guards';
@@ -27,7 +27,7 @@ export default function OrderDetailsPage() {
   const { id = '' } = useParams();
   usePageMeta('Order details');
   const dispatch = useAppDispatch();
-  const { data: order, status, error, errorStatus } = useAppSelector((s) => s.orders.details);
+  const { data: order, status, error, errorStatus } = useAppSelector((s) => selectOrders(s).details);
 
   const signIn = useSignInAndComeBack();
 

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { initialCartState } from '@/features/cart/cartSlice';
+import { selectCheckout } from '@/features/checkout/checkoutSlice';
 import { NewsletterForm } from '@/features/newsletter/NewsletterForm';
 import { RouteError } from '@/components/RouteError';
 import { aCart, aUser, fakeApi, renderWithProviders } from '@/test/utils';
@@ -34,7 +35,7 @@ describe('form validation', () => {
     expect(screen.getByLabelText('Email')).toHaveAttribute('readonly');
     expect(screen.getByText('Free')).toBeInTheDocument();
     expect(screen.getAllByText('£25.00').length).toBeGreaterThan(0);
-    await waitFor(() => expect(store.getState().checkout.config?.paypal.mode).toBe('fake'));
+    await waitFor(() => expect(selectCheckout(store.getState()).config?.paypal.mode).toBe('fake'));
   });
 
   it('checkout: an empty cart goes back to /, once the server says it is empty', async () => {

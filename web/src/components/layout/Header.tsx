@@ -1,10 +1,10 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
-import { Drawer } from '@/components/Drawer';
+import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
 import { IconBag, IconMenu, IconUser } from '@/components/icons';
-import { CartDrawer } from '@/features/cart/CartDrawer';
 import { selectCartCount } from '@/features/cart/cartSlice';
+import { reloadForNewBuild } from '@/lib/reload';
 import { SHOP_LINKS, STORE_NAME } from '@/lib/shop';
 import { SearchBar } from './SearchBar';
 import { Topbar } from './Topbar';
@@ -19,11 +19,21 @@ export function StoreName({ className = '' }: { className?: string }) {
 
 const MENU_ID = 'mobile-menu';
 
+/**
+ * The cart drawer's code (its lines, quantity buttons and stock warnings) is loaded when the shopper heads for the
+ * cart button (pointer over it, or keyboard focus on it), not with every first page: a page shows without it
+ * (issue 27: first-route JS). A chunk a deploy has removed reloads the page into the new build.
+ */
+const loadCartDrawer = () => import('@/features/cart/CartDrawer').catch((error: unknown) => reloadForNewBuild(error));
+const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
+
 /** SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu. */
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
   const count = useAppSelector(selectCartCount);
   const [cartOpen, setCartOpen] = useState(false);
+  // mounted from its first opening on (then kept, so that it closes as it always did)
+  const [cartUsed, setCartUsed] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const closeCart = useCallback(() => setCartOpen(false), []);
   const closeMenu = useCallback(() => setMenuOpen(false), []);
@@ -66,7 +76,12 @@ export function Header() {
           </Link>
           <button
             type="button"
-            onClick={() => setCartOpen(true)}
+            onClick={() => {
+              setCartUsed(true);
+              setCartOpen(true);
+            }}
+            onPointerEnter={() => void loadCartDrawer()}
+            onFocus={() => void loadCartDrawer()}
             className="relative rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
             aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
             aria-haspopup="dialog"
@@ -87,6 +102,8 @@ export function Header() {
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
+            onPointerEnter={() => void loadDrawer()}
+            onFocus={() => void loadDrawer()}
             className="rounded p-2 text-gray-700 hover:bg-gray-100 md:hidden"
             aria-label="Open menu"
             aria-haspopup="dialog"
@@ -97,8 +114,12 @@ export function Header() {
           </button>
         </div>
       </nav>
-      <CartDrawer open={cartOpen} onClose={closeCart} />
-      <Drawer open={menuOpen} onClose={closeMenu} title="Menu" side="left" id={MENU_ID}>
+      {cartUsed && (
+        <Suspense fallback={null}>
+          <CartDrawer open={cartOpen} onClose={closeCart} />
+        </Suspense>
+      )}
+      <LazyDrawer open={menuOpen} onClose={closeMenu} title="Menu" side="left" id={MENU_ID}>
         <nav aria-label="Mobile">
           <ul className="space-y-1 p-4">
             {SHOP_LINKS.map((link) => (
@@ -134,7 +155,7 @@ export function Header() {
             )}
           </ul>
         </nav>
-      </Drawer>
+      </LazyDrawer>
     </header>
   );
 }

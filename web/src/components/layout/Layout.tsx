@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useStore } from 'react-redux';
 import { useAppDispatch } from '@/app/hooks';
@@ -16,12 +16,21 @@ export function PageLoading() {
   );
 }
 
-/** A new page starts at its top (a filter change on the same page keeps the scroll position). */
-function ScrollToTop() {
+/**
+ * A new page starts at its top (a filter change on the same page keeps the scroll position), and keyboard focus
+ * starts in its main area: the link or button that led there is gone with the old page, which left focus nowhere
+ * (on the document) and a screen reader silent. The next Tab then reaches the page's first control instead of the
+ * header's. Not on the first page of a visit: focus starts where the browser puts it.
+ */
+export function NewPageStart() {
   const { pathname } = useLocation();
+  const previous = useRef(pathname);
   useEffect(() => {
     // braces: Chromium's scrollTo now returns a promise, which React would take for a cleanup function
     window.scrollTo(0, 0);
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    document.getElementById('main')?.focus({ preventScroll: true });
   }, [pathname]);
   return null;
 }
@@ -55,7 +64,7 @@ export function Layout() {
         </Suspense>
       </main>
       <Footer />
-      <ScrollToTop />
+      <NewPageStart />
     </div>
   );
 }

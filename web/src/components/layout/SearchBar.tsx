@@ -7,22 +7,38 @@ export function SearchBar() {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const input = useRef<HTMLInputElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  /**
+   * Where focus goes when the form closes, rather than to the document with the form's fields: back to the button
+   * (Escape, Close search), or to the main area that shows the results (a search).
+   */
+  const refocus = useRef<'button' | 'results' | null>(null);
   const navigate = useNavigate();
 
   useEffect(() => {
     if (open) input.current?.focus();
+    else if (refocus.current === 'button') opener.current?.focus();
+    else if (refocus.current === 'results') document.getElementById('main')?.focus({ preventScroll: true });
+    refocus.current = null;
   }, [open]);
+
+  const close = () => {
+    refocus.current = 'button';
+    setOpen(false);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const term = text.trim();
     navigate(term ? `/collections/all?search=${encodeURIComponent(term)}` : '/collections/all');
+    refocus.current = 'results';
     setOpen(false);
   };
 
   if (!open) {
     return (
       <button
+        ref={opener}
         type="button"
         onClick={() => setOpen(true)}
         className="rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
@@ -37,7 +53,7 @@ export function SearchBar() {
     <form
       role="search"
       onSubmit={submit}
-      onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+      onKeyDown={(e) => e.key === 'Escape' && close()}
       className="absolute inset-x-0 top-0 z-40 flex h-full items-center gap-2 bg-white px-4"
     >
       <div className="relative mx-auto flex w-full max-w-xl items-center">
@@ -64,7 +80,7 @@ export function SearchBar() {
       </div>
       <button
         type="button"
-        onClick={() => setOpen(false)}
+        onClick={close}
         className="rounded p-2 text-gray-700 hover:bg-gray-100"
         aria-label="Close search"
       >

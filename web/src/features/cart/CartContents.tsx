@@ -5,7 +5,7 @@ import { IconTrash } from '@/components/icons';
 import { lineKey } from './cartSlice';
 import { LineStockWarning, useCartLineActions } from './lineStock';
 
-export { CART_TOAST } from './lineStock';
+export { CART_TOAST } from './cartSlice';
 
 /** Most units the + button asks for: the variant's stock when the cart knows it, and never above 99. */
 const maxQuantity = (line: CartLineJson) =>

@@ -21,6 +21,9 @@ export interface CartState {
   busyLine: string | null;
 }
 
+/** Cart toasts last one second (SPEC §9). */
+export const CART_TOAST = { duration: 1000 } as const;
+
 export const EMPTY_CART: CartJson = { products: [], totalPrice: 0 };
 
 export const lineKey = (line: { productId: string; size: string; color: string }) =>

@@ -3,10 +3,7 @@
 import { CART_MESSAGES, type CartLineJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { notify } from '@/lib/notify';
-import { lineKey, removeFromCart, updateCartItemQuantity } from './cartSlice';
-
-/** Cart toasts last one second (SPEC §9). */
-export const CART_TOAST = { duration: 1000 } as const;
+import { CART_TOAST, lineKey, removeFromCart, updateCartItemQuantity } from './cartSlice';
 
 /** Units of the line's variant left when fewer than its quantity; null when it can be bought as it is. */
 export function shortfall(line: CartLineJson): number | null {

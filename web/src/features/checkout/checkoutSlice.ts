@@ -1,4 +1,4 @@
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type {
   CartLineJson,
   CheckoutJson,
@@ -8,6 +8,7 @@ import type {
   ShopConfigJson,
 } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
+import { rootReducer, type RootState } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 
 export interface CheckoutState {
@@ -40,7 +41,7 @@ export const fetchShopConfig = createAsyncThunk<ShopConfigJson, void, Config>(
       return rejectWithValue(errorMessage(error));
     }
   },
-  { condition: (_, { getState }) => !(getState() as { checkout: CheckoutState }).checkout.config },
+  { condition: (_, { getState }) => !selectCheckout(getState() as RootState).config },
 );
 
 export interface CreateCheckoutBody {
@@ -128,6 +129,15 @@ const checkoutSlice = createSlice({
       });
   },
 });
+
+declare module '@/app/store' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds this slice to the store's state type
+  export interface LazyLoadedSlices extends WithSlice<typeof checkoutSlice> {}
+}
+
+const injected = checkoutSlice.injectInto(rootReducer);
+/** The slice's state (its initial state until its first action: it joins the store when this code loads). */
+export const selectCheckout = injected.selectSlice;
 
 export const { resetCheckout } = checkoutSlice.actions;
 export const checkoutReducer = checkoutSlice.reducer;

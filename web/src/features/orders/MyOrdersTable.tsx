@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { formatDateTime } from '@/lib/dates';
 import { OrderStatusCell } from './OrderStatus';
-import { fetchUserOrders } from './ordersSlice';
+import { fetchUserOrders, selectOrders } from './ordersSlice';
 import { useSignInAndComeBack } from '@/features/auth/guards';
 
 /**
@@ -14,7 +14,7 @@ import { useSignInAndComeBack } from '@/features/auth/guards';
 export function MyOrdersTable() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { data: orders, status, error, errorStatus } = useAppSelector((s) => s.orders.mine);
+  const { data: orders, status, error, errorStatus } = useAppSelector((s) => selectOrders(s).mine);
 
   const signIn = useSignInAndComeBack();
 

@@ -1,6 +1,7 @@
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type WithSlice } from '@reduxjs/toolkit';
 import type { OrderJson } from '@shop/contracts';
 import { api, failureOf, type Failure } from '@/api/client';
+import { rootReducer } from '@/app/store';
 import { logout } from '@/features/auth/authSlice';
 import { remote, type Remote } from '@/lib/remote';
 
@@ -81,5 +82,14 @@ const ordersSlice = createSlice({
       });
   },
 });
+
+declare module '@/app/store' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- adds this slice to the store's state type
+  export interface LazyLoadedSlices extends WithSlice<typeof ordersSlice> {}
+}
+
+const injected = ordersSlice.injectInto(rootReducer);
+/** The slice's state (its initial state until its first action: it joins the store when this code loads). */
+export const selectOrders = injected.selectSlice;
 
 export const ordersReducer = ordersSlice.reducer;
