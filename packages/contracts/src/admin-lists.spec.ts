@@ -1,5 +1,6 @@
 import {
   ADMIN_LIST_MESSAGES,
+  ascendingThenById,
   formatPageRange,
   hasNextPage,
   isPagedRequest,
@@ -107,5 +108,24 @@ describe('admin lists: products', () => {
     [{ page: '1', sort: '-rating' }, ADMIN_LIST_MESSAGES.sort(PRODUCT_LIST_SORTS)],
   ])('refuses %j', (raw, message) => {
     expect(parseAdminProductListQuery(raw)).toEqual({ ok: false, message });
+  });
+});
+
+describe('ascendingThenById', () => {
+  it('orders by the key, and rows with equal keys by id, whatever order they came in', () => {
+    const rows = [
+      { id: 'c', name: 'Ravens' },
+      { id: 'a', name: 'Packers' },
+      { id: 'b', name: 'Packers' },
+      { id: 'd', name: 'Eagles' },
+    ];
+    const byName = ascendingThenById<(typeof rows)[number]>((row) => row.name);
+    expect([...rows].sort(byName).map((r) => r.id)).toEqual(['d', 'a', 'b', 'c']);
+    expect(
+      [...rows]
+        .reverse()
+        .sort(byName)
+        .map((r) => r.id),
+    ).toEqual(['d', 'a', 'b', 'c']);
   });
 });

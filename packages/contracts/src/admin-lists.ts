@@ -175,6 +175,20 @@ export function hasNextPage(page: number, limit: number, total: number): boolean
   return page * limit < total;
 }
 
+/**
+ * Ascending by `key`, then by the row's unique id, so that rows with equal values never shuffle between pages (a
+ * list answered from a service's memory sorts with it once per change).
+ */
+export function ascendingThenById<R extends { id: string }>(key: (row: R) => number | string): (a: R, b: R) => number {
+  return (a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x < y) return -1;
+    if (x > y) return 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+}
+
 // ----------------------------------------------------------------------------------------- products (catalog)
 
 export const PRODUCT_LIST_SORTS = ['name', 'price', 'createdAt', 'countInStock'] as const;

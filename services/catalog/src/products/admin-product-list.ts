@@ -1,5 +1,10 @@
 import type { StockWrite } from '@shop/catalog-read-model';
-import type { AdminProductListQuery, ProductJson, ProductListSortField } from '@shop/contracts';
+import {
+  ascendingThenById,
+  type AdminProductListQuery,
+  type ProductJson,
+  type ProductListSortField,
+} from '@shop/contracts';
 
 /**
  * One product as the admin list holds it (published or not): its JSON as the admin API shows it, and the fields
@@ -74,14 +79,7 @@ const KEYS: Record<ProductListSortField, (row: AdminProductRow) => number | stri
 
 /** Ascending by the field, then by id (unique), so that equal values never shuffle between pages. */
 export function ascending(field: ProductListSortField): (a: AdminProductRow, b: AdminProductRow) => number {
-  const key = KEYS[field];
-  return (a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (x < y) return -1;
-    if (x > y) return 1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
+  return ascendingThenById(KEYS[field]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminUserListQuery, PublicUser, UserListSortField } from '@shop/contracts';
+import { ascendingThenById, type AdminUserListQuery, type PublicUser, type UserListSortField } from '@shop/contracts';
 
 /** One user as the admin list holds it: the public shape, and the lower-cased texts search and sorts read. */
 export interface UserRow {
@@ -27,14 +27,7 @@ const KEYS: Record<UserListSortField, (row: UserRow) => string | number> = {
 
 /** Ascending by the field, then by id (unique), so that equal values never shuffle between pages. */
 export function ascending(field: UserListSortField): (a: UserRow, b: UserRow) => number {
-  const key = KEYS[field];
-  return (a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (x < y) return -1;
-    if (x > y) return 1;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
+  return ascendingThenById(KEYS[field]);
 }
 
 export function matcher(query: AdminUserListQuery): (row: UserRow) => boolean {
