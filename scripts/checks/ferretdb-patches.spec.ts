@@ -54,6 +54,39 @@ describe('the dev MongoDB-wire server: lookups by _id', () => {
     expect(await coll().countDocuments({ n: -1 })).toBe(1);
   });
 
+  it('finds the documents of an _id $in list through the _id index, and still applies the rest of the filter', async () => {
+    const ids = ['doc-3', 'doc-4', 'doc-299', 'doc-missing'];
+    const explained = await explain({ _id: { $in: ids } });
+    expect(explained.filterPushdown).toBe(true);
+    const plan = explained.queryPlanner?.Plan?.join(' ') ?? '';
+    expect(plan).toMatch(/SEARCH .* USING INDEX/);
+    expect(plan).not.toMatch(/\bSCAN\b/);
+    const found = await coll().find({ _id: { $in: ids } }).sort({ n: 1 }).toArray();
+    expect(found.map((d) => d._id)).toEqual(['doc-3', 'doc-4', 'doc-299']);
+    const odd = await coll().find({ _id: { $in: ids }, owner: 'odd' }).toArray();
+    expect(odd.map((d) => d._id).sort()).toEqual(['doc-299', 'doc-3']);
+    expect(await coll().countDocuments({ _id: { $in: ids }, n: { $gt: 3 } })).toBe(2);
+  });
+
+  it('answers an _id $in list it cannot narrow (other types of values) as MongoDB does', async () => {
+    expect((await explain({ _id: { $in: ['doc-5', 5] } })).filterPushdown).toBe(false);
+    expect((await coll().find({ _id: { $in: ['doc-5', 5] } }).toArray()).map((d) => d._id)).toEqual(['doc-5']);
+    expect(await coll().find({ _id: { $in: [] } }).toArray()).toEqual([]);
+  });
+
+  it('narrows an _id $in list of ObjectIds the same way', async () => {
+    const objects = conn.db!.collection<{ _id: mongoose.Types.ObjectId; n: number }>('lookups_by_object_id');
+    const ids = Array.from({ length: 50 }, () => new mongoose.Types.ObjectId());
+    await objects.insertMany(ids.map((_id, n) => ({ _id, n })));
+    const wanted = [ids[1]!, ids[20]!, new mongoose.Types.ObjectId()];
+    const explained = (await conn.db!.command({
+      explain: { find: 'lookups_by_object_id', filter: { _id: { $in: wanted } } },
+    })) as Explained;
+    expect(explained.queryPlanner?.Plan?.join(' ')).toMatch(/SEARCH .* USING INDEX/);
+    const found = await objects.find({ _id: { $in: wanted } }).sort({ n: 1 }).toArray();
+    expect(found.map((d) => d.n)).toEqual([1, 20]);
+  });
+
   it('keeps _id unique', async () => {
     await expect(coll().insertOne({ _id: 'doc-1', n: 1, owner: 'odd' })).rejects.toMatchObject({ code: 11000 });
   });
