@@ -24,6 +24,39 @@ describe('withRedisLock (real Redis)', () => {
     expect(await redis.exists(key)).toBe(0);
   });
 
+  it("gives this process's callers the lock in the order they asked for it", async () => {
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        withRedisLock(redis, key, async () => {
+          await sleep(1);
+          order.push(i);
+        }),
+      ),
+    );
+    expect(order).toEqual(Array.from({ length: 12 }, (_, i) => i));
+  });
+
+  it('keeps the queue whole when a caller in it gives up: the ones after it still wait for the holder', async () => {
+    let running = 0;
+    let overlapped = false;
+    const hold = (ms: number) => async () => {
+      running++;
+      if (running > 1) overlapped = true;
+      await sleep(ms);
+      running--;
+      return ms;
+    };
+    const holder = withRedisLock(redis, key, hold(150));
+    const impatient = withRedisLock(redis, key, hold(1), { waitMs: 30 });
+    const patient = withRedisLock(redis, key, hold(5));
+    await expect(impatient).rejects.toMatchObject({ status: 503 });
+    await expect(holder).resolves.toBe(150);
+    await expect(patient).resolves.toBe(5);
+    expect(overlapped).toBe(false);
+    expect(await redis.exists(key)).toBe(0);
+  });
+
   it('gives up with a 503 when the lock stays taken', async () => {
     await redis.set(key, 'someone-else', 'PX', 2000);
     await expect(withRedisLock(redis, key, async () => 'never', { waitMs: 50 })).rejects.toMatchObject({ status: 503 });

@@ -18,11 +18,19 @@ export interface LockOptions {
   requires?: () => void;
 }
 
+/** Per Redis client, the last local caller queued for each key (see withRedisLock). */
+const localQueues = new WeakMap<Redis, Map<string, Promise<void>>>();
+
 /**
  * Serialises a read-modify-write per key. MongoDB-wire servers we run on (FerretDB) apply
  * no update operator atomically, so a hot record (a stock level, a cart, the set of admins)
  * is changed by one holder of this lock at a time: SET NX PX, released by compare-and-delete
  * so a holder that outlived its TTL never frees someone else's lock.
+ *
+ * Callers in this process queue for a key first, in arrival order, and only the first of them asks Redis: the
+ * next one asks the moment the lock is released instead of polling for it (a hot product's buyers would otherwise
+ * leave it free between a release and their next poll, and the order they got it in would be chance). Holders in
+ * other processes (replicas) are still waited for by polling Redis.
  */
 export async function withRedisLock<T>(
   redis: Redis,
@@ -33,18 +41,49 @@ export async function withRedisLock<T>(
   const ttlMs = options.ttlMs ?? 10_000;
   options.requires?.();
   const deadline = Date.now() + (options.waitMs ?? 5_000);
-  const token = randomUUID();
-  let delay = 5;
-  while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
-    if (Date.now() > deadline) throw new ServiceUnavailableException('The service is busy, please try again');
-    await sleep(delay + Math.random() * delay);
-    delay = Math.min(delay * 2, 25);
-  }
+  const queue = localQueues.get(redis) ?? new Map<string, Promise<void>>();
+  localQueues.set(redis, queue);
+  const before = queue.get(key);
+  let leave!: () => void;
+  const mine = new Promise<void>((resolve) => (leave = resolve));
+  // Whoever queues after this caller waits for it and for everyone before it, whatever becomes of this caller.
+  const last = before ? before.then(() => mine) : mine;
+  queue.set(key, last);
   try {
-    options.requires?.();
-    return await fn();
+    if (before) await waitUntil(before, deadline);
+    const token = randomUUID();
+    let delay = 5;
+    while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw busy();
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, 25);
+    }
+    try {
+      options.requires?.();
+      return await fn();
+    } finally {
+      await redis.eval(RELEASE, 1, key, token).catch(() => releaseLater(redis, key, token, ttlMs));
+    }
   } finally {
-    await redis.eval(RELEASE, 1, key, token).catch(() => releaseLater(redis, key, token, ttlMs));
+    leave();
+    if (queue.get(key) === last) queue.delete(key);
+  }
+}
+
+function busy(): ServiceUnavailableException {
+  return new ServiceUnavailableException('The service is busy, please try again');
+}
+
+/** Resolves when `turn` does, or rejects with the lock's 503 at the deadline. */
+async function waitUntil(turn: Promise<void>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(busy()), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    await Promise.race([turn, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
