@@ -61,17 +61,32 @@ describe('the dev MongoDB-wire server: lookups by _id', () => {
     const plan = explained.queryPlanner?.Plan?.join(' ') ?? '';
     expect(plan).toMatch(/SEARCH .* USING INDEX/);
     expect(plan).not.toMatch(/\bSCAN\b/);
-    const found = await coll().find({ _id: { $in: ids } }).sort({ n: 1 }).toArray();
+    const found = await coll()
+      .find({ _id: { $in: ids } })
+      .sort({ n: 1 })
+      .toArray();
     expect(found.map((d) => d._id)).toEqual(['doc-3', 'doc-4', 'doc-299']);
-    const odd = await coll().find({ _id: { $in: ids }, owner: 'odd' }).toArray();
+    const odd = await coll()
+      .find({ _id: { $in: ids }, owner: 'odd' })
+      .toArray();
     expect(odd.map((d) => d._id).sort()).toEqual(['doc-299', 'doc-3']);
     expect(await coll().countDocuments({ _id: { $in: ids }, n: { $gt: 3 } })).toBe(2);
   });
 
   it('answers an _id $in list it cannot narrow (other types of values) as MongoDB does', async () => {
     expect((await explain({ _id: { $in: ['doc-5', 5] } })).filterPushdown).toBe(false);
-    expect((await coll().find({ _id: { $in: ['doc-5', 5] } }).toArray()).map((d) => d._id)).toEqual(['doc-5']);
-    expect(await coll().find({ _id: { $in: [] } }).toArray()).toEqual([]);
+    expect(
+      (
+        await coll()
+          .find({ _id: { $in: ['doc-5', 5] } })
+          .toArray()
+      ).map((d) => d._id),
+    ).toEqual(['doc-5']);
+    expect(
+      await coll()
+        .find({ _id: { $in: [] } })
+        .toArray(),
+    ).toEqual([]);
   });
 
   it('narrows an _id $in list of ObjectIds the same way', async () => {
@@ -83,7 +98,10 @@ describe('the dev MongoDB-wire server: lookups by _id', () => {
       explain: { find: 'lookups_by_object_id', filter: { _id: { $in: wanted } } },
     })) as Explained;
     expect(explained.queryPlanner?.Plan?.join(' ')).toMatch(/SEARCH .* USING INDEX/);
-    const found = await objects.find({ _id: { $in: wanted } }).sort({ n: 1 }).toArray();
+    const found = await objects
+      .find({ _id: { $in: wanted } })
+      .sort({ n: 1 })
+      .toArray();
     expect(found.map((d) => d.n)).toEqual([1, 20]);
   });
 
