@@ -28,6 +28,8 @@ export const PATTERNS = {
     priceLines: 'catalog.products.price',
     /** ReserveStockRequest → ReserveStockResponse */
     reserveStock: 'catalog.stock.reserve',
+    /** ExtendStockRequest → ExtendStockResponse */
+    extendStock: 'catalog.stock.extend',
     /** ReleaseStockRequest → ReleaseStockResponse */
     releaseStock: 'catalog.stock.release',
     /** {} → CountProductsResponse (every product, published or not: the admin dashboard's count) */

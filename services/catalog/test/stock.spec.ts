@@ -3,6 +3,7 @@ import {
   EVENTS,
   PATTERNS,
   type CountProductsResponse,
+  type ExtendStockResponse,
   type OrderPlacedEvent,
   type PriceLinesResponse,
   type ReleaseStockResponse,
@@ -388,6 +389,41 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     expect(results.flatMap((r) => r.released)).toEqual([{ productId: id, quantity: 3 }]);
     expect(await release('co-rel')).toEqual({ checkoutId: 'co-rel', released: [] });
     expect(await variantStock(id)).toEqual({ 'M/Purple': 3, 'L/Purple': 3 });
+  });
+
+  it('extends what a checkout holds, and says so only when every product is still held', async () => {
+    const ids = await insertProducts(svc, [item('EXT-A', 6), item('EXT-B', 4)]);
+    const [a, b] = [ids.get('EXT-A')!, ids.get('EXT-B')!];
+    const extend = (checkoutId: string, productIds: unknown, ttlSeconds: unknown = 86_400) =>
+      send<ExtendStockResponse>(PATTERNS.catalog.extendStock, { checkoutId, productIds, ttlSeconds });
+    await reserve('co-ext', [
+      { productId: a, quantity: 2, ...M },
+      { productId: b, quantity: 1, ...L },
+    ]);
+    const writesBefore = await reservations().find({ checkoutId: 'co-ext' }).lean();
+    const before = Date.now();
+    const extended = await extend('co-ext', [a, b, a.toUpperCase()]);
+    expect(extended).toEqual({ checkoutId: 'co-ext', expiresAt: expect.any(String), extended: true });
+    expect(Date.parse(extended.expiresAt)).toBeGreaterThanOrEqual(before + 86_399_000);
+    const after = await reservations().find({ checkoutId: 'co-ext' }).lean();
+    expect(after.map((r) => [r.status, r.quantity, r.generation, r.expiresAt.toISOString()]).sort()).toEqual(
+      writesBefore.map((r) => ['held', r.quantity, r.generation, extended.expiresAt]).sort(),
+    );
+    expect([await stockOf(a), await stockOf(b)]).toEqual([4, 3]); // the same units, held longer
+
+    // A hold that is gone (released: expired and swept, say) is not brought back by extending: the caller reserves.
+    await release('co-ext');
+    expect((await extend('co-ext', [a, b])).extended).toBe(false);
+    expect([await stockOf(a), await stockOf(b)]).toEqual([6, 4]);
+    expect((await extend('co-ext-never', [a])).extended).toBe(false);
+
+    for (const [productIds, ttl, message] of [
+      [[], 60, 'productIds must be a non-empty list'],
+      [['nope'], 60, 'Invalid product id'],
+      [[a], 0, 'ttlSeconds must be a whole number from 1 to 86400'],
+    ] as const) {
+      expect(await errorOf(extend('co-ext', productIds, ttl))).toEqual({ status: 400, message });
+    }
   });
 
   it('releases an expired reservation by itself, giving back exactly its variant’s units', async () => {

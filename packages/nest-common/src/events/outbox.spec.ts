@@ -172,6 +172,36 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     expect(copies(renamed.eventId)).toBe(1);
   });
 
+  it("relay(id, created) publishes a just-inserted document's entries without reading it back, unless a relay of it is under way", async () => {
+    const Things = things();
+    const { relay } = relayFor(Things);
+    const reads = jest.spyOn(Things, 'findById');
+    try {
+      const placed = outboxEntry('test.thing.created', { name: 'mug' });
+      const doc = await Things.create({ name: 'mug', outbox: [placed], outboxPending: true });
+      expect(await relay.relay(String(doc._id), [placed])).toBe(1);
+      await waitFor('the event', () => copies(placed.eventId) === 1);
+      expect(reads).toHaveBeenCalledTimes(1); // marking it published, under the lock; no read before publishing
+      expect((await stored(Things, doc._id)).outboxPending).toBe(false);
+
+      // A relay of the document already waiting (the sweep found it first): the write's own relay joins the
+      // ordinary read, so the entry goes out once.
+      const second = outboxEntry('test.thing.created', { name: 'jug' });
+      const other = await Things.create({ name: 'jug', outbox: [second], outboxPending: true });
+      reads.mockClear();
+      const [bySweep, byWrite] = await Promise.all([
+        relay.relay(String(other._id)),
+        relay.relay(String(other._id), [second]),
+      ]);
+      expect([bySweep, byWrite]).toEqual([1, 1]); // one relay, joined: the entry counted by both callers
+      await sleep(200);
+      expect(copies(second.eventId)).toBe(1);
+      expect(reads.mock.calls.length).toBeGreaterThanOrEqual(2); // read to publish, read to mark
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('relays an entry added later without re-sending the earlier ones', async () => {
     const Things = things();
     const first = outboxEntry('test.thing.created', { n: 1 });

@@ -90,15 +90,20 @@ export class OutboxRelay {
    * document run one after the other in this process: two that overlapped (a write's own relay and the
    * sweep, certain while the broker is away) would both read the same entries as pending and publish them
    * twice. A relay asked for while another waits to start joins it: it has not read the document yet.
+   *
+   * `created`: the entries of a document this caller has just inserted, which therefore holds no others. When
+   * no relay of it is running or waiting here (the sweep may have found it already), they are published without
+   * reading the document back; else this is an ordinary relay.
    */
-  relay(id: string): Promise<number> {
+  relay(id: string, created?: OutboxEntry[]): Promise<number> {
+    const fresh = created && !this.relays.has(id) ? created : undefined;
     const slot = this.relays.get(id) ?? { tail: Promise.resolve(0) };
     if (slot.queued) return slot.queued;
     const run: Promise<number> = slot.tail
       .catch(() => 0)
       .then(() => {
         if (slot.queued === run) slot.queued = undefined; // reading now: later callers must wait for this one
-        return this.relayOnce(id);
+        return this.relayOnce(id, fresh);
       })
       .finally(() => {
         if (slot.tail === run) this.relays.delete(id);
@@ -109,9 +114,10 @@ export class OutboxRelay {
     return run;
   }
 
-  private async relayOnce(id: string): Promise<number> {
-    const doc = await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec();
-    const pending = (doc?.outbox ?? []).filter((e) => !e.publishedAt);
+  private async relayOnce(id: string, created?: OutboxEntry[]): Promise<number> {
+    const outbox =
+      created ?? (await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec())?.outbox;
+    const pending = (outbox ?? []).filter((e) => !e.publishedAt);
     if (!pending.length) return 0;
     const published: string[] = [];
     const metrics = this.options.bus.metrics;

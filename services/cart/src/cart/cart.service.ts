@@ -21,7 +21,7 @@ import {
   type LineKey,
   type StoredCart,
 } from './cart.model';
-import { CartRepository, type CartRead } from './storage/cart.repository';
+import { CartRepository, type CartChange, type CartRead, type ChangedCart } from './storage/cart.repository';
 import type { CartOwner } from './storage/cart-store';
 
 export interface LineRequest {
@@ -75,35 +75,30 @@ export class CartService {
 
   async add(owner: CartOwner, line: LineRequest & { quantity: number }): Promise<CartResult> {
     const key = lineKey(line);
-    const { seen, products } = await this.productsOfCart(owner, key);
-    const product = products.get(key.productId);
-    if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-    const problem = optionProblem(product, key);
-    if (problem) throw new BadRequestException(problem);
-    const result = await this.carts.change(
-      owner,
-      (cart) => {
+    const { result, products } = await this.changeWithProducts(owner, key, (products) => {
+      const product = products.get(key.productId);
+      if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
+      const problem = optionProblem(product, key);
+      if (problem) throw new BadRequestException(problem);
+      return (cart) => {
         const next = withLineAdded(cart, key, line.quantity, product);
         if (isRefusal(next)) throw refused(next);
         return next;
-      },
-      seen,
-    );
+      };
+    });
     return { cart: await this.respond(owner, result!.cart, products), created: result!.created };
   }
 
   async update(owner: CartOwner, line: LineRequest & { quantity: number }): Promise<CartJson> {
     const key = lineKey(line);
-    const { seen, products } = await this.productsOfCart(owner, key);
-    const product = products.get(key.productId);
-    if (line.quantity > 0) {
-      if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
-      const problem = quantityProblem(line.quantity, stockOf(product, key));
-      if (problem) throw refused(problem);
-    }
-    const result = await this.carts.change(
-      owner,
-      (cart, existed) => {
+    const { result, products } = await this.changeWithProducts(owner, key, (products) => {
+      const product = products.get(key.productId);
+      if (line.quantity > 0) {
+        if (!product) throw new NotFoundException(CART_MESSAGES.productNotFound);
+        const problem = quantityProblem(line.quantity, stockOf(product, key));
+        if (problem) throw refused(problem);
+      }
+      return (cart, existed) => {
         const existing = existed ? findLine(cart, key) : undefined;
         if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
         const lines =
@@ -111,24 +106,18 @@ export class CartService {
             ? cart.lines.filter((l) => l !== existing)
             : cart.lines.map((l) => (l === existing ? { ...l, quantity: line.quantity } : l));
         return { ...cart, lines };
-      },
-      seen,
-    );
+      };
+    });
     return this.respond(owner, result!.cart, products);
   }
 
   async remove(owner: CartOwner, line: LineRequest): Promise<CartJson> {
     const key = lineKey(line);
-    const { seen, products } = await this.productsOfCart(owner, key);
-    const result = await this.carts.change(
-      owner,
-      (cart, existed) => {
-        const existing = existed ? findLine(cart, key) : undefined;
-        if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
-        return { ...cart, lines: cart.lines.filter((l) => l !== existing) };
-      },
-      seen,
-    );
+    const { result, products } = await this.changeWithProducts(owner, key, () => (cart, existed) => {
+      const existing = existed ? findLine(cart, key) : undefined;
+      if (!existing) throw new NotFoundException(CART_MESSAGES.notInCart);
+      return { ...cart, lines: cart.lines.filter((l) => l !== existing) };
+    });
     return this.respond(owner, result!.cart, products);
   }
 
@@ -199,16 +188,28 @@ export class CartService {
   // ------------------------------------------------------------------ helpers
 
   /**
-   * The cart as it is now and its products plus one more: all a change and its response will need. The change
-   * starts from this read (a guest's is written only if it is still so, else read again).
+   * Reads the cart and its products plus the line's one, then applies the change `makeChange` makes from those
+   * products (it may refuse with an exception before anything is written). A user's cart is read once, inside its
+   * lock, and written there; a guest's change starts from the same read and is written only if the cart is still
+   * so (else read again and changed again: CartRepository.change).
    */
-  private async productsOfCart(
+  private async changeWithProducts(
     owner: CartOwner,
     key: LineKey,
-  ): Promise<{ seen: CartRead; products: Map<string, ProductInfo | null> }> {
+    makeChange: (products: Map<string, ProductInfo | null>) => CartChange,
+  ): Promise<{ result: ChangedCart | undefined; products: Map<string, ProductInfo | null> }> {
+    const productsOf = (seen: CartRead) =>
+      this.products.getMany([key.productId, ...(seen.cart?.lines ?? []).map((l) => l.productId)]);
+    if (owner.kind === 'user') {
+      return this.carts.locked(owner, async () => {
+        const seen = await this.carts.readForChange(owner);
+        const products = await productsOf(seen);
+        return { result: await this.carts.changeLocked(owner, makeChange(products), seen), products };
+      });
+    }
     const seen = await this.carts.readForChange(owner);
-    const ids = [key.productId, ...(seen.cart?.lines ?? []).map((l) => l.productId)];
-    return { seen, products: await this.products.getMany(ids) };
+    const products = await productsOf(seen);
+    return { result: await this.carts.change(owner, makeChange(products), seen), products };
   }
 
   /** Prices a cart just written; a product another request added meanwhile is fetched too. */

@@ -19,6 +19,7 @@ import {
   type PricedLine,
   type PriceLinesResponse,
   type ProductChangedEvent,
+  type ExtendStockResponse,
   type ReleaseStockResponse,
   type ReservedLine,
   type ReserveStockResponse,
@@ -74,6 +75,23 @@ function checkoutIdOf(raw: unknown): string {
   if (typeof raw !== 'string' || !raw.trim() || raw.length > 100)
     throw new BadRequestException('checkoutId is required');
   return raw.trim();
+}
+
+/** A hold time in seconds: a whole number from 1 to 86,400, or the default when absent. */
+function ttlOf(raw: unknown, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > 86_400)
+    throw new BadRequestException('ttlSeconds must be a whole number from 1 to 86400');
+  return raw;
+}
+
+/** The distinct product ids of a request (lower case), at least one and at most MAX_LINES. */
+function productIdsOf(raw: unknown): string[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new BadRequestException('productIds must be a non-empty list');
+  if (raw.length > MAX_LINES) throw new BadRequestException(`At most ${MAX_LINES} products at once`);
+  if (!raw.every((id): id is string => typeof id === 'string' && OBJECT_ID.test(id)))
+    throw new BadRequestException('Invalid product id');
+  return [...new Set(raw.map((id) => id.toLowerCase()))];
 }
 
 /** Validates request lines and groups them per product (their variants are told apart under the product's lock). */
@@ -270,36 +288,19 @@ export class StockService implements OnModuleInit {
     const req = (raw ?? {}) as { checkoutId?: unknown; lines?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
     const checkoutId = checkoutIdOf(req.checkoutId);
     const wanted = parseLines(req.lines);
-    let ttl = this.config.RESERVATION_TTL_SECONDS;
-    if (req.ttlSeconds !== undefined) {
-      if (
-        typeof req.ttlSeconds !== 'number' ||
-        !Number.isInteger(req.ttlSeconds) ||
-        req.ttlSeconds < 1 ||
-        req.ttlSeconds > 86_400
-      ) {
-        throw new BadRequestException('ttlSeconds must be a whole number from 1 to 86400');
-      }
-      ttl = req.ttlSeconds;
-    }
-    const notAfter = req.notAfter === undefined ? undefined : Date.parse(String(req.notAfter));
-    if (Number.isNaN(notAfter)) throw new BadRequestException('notAfter must be an ISO time');
+    const ttl = ttlOf(req.ttlSeconds, this.config.RESERVATION_TTL_SECONDS);
+    const refuseIfGivenUp = this.refuseIfGivenUp(checkoutId, req.notAfter);
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const ids = [...wanted.keys()];
     const changed: string[] = [];
-
-    // The caller gave up waiting (busy locks, or a database that answered late): hold nothing it would never hear of.
-    const refuseIfGivenUp = (when: string) => {
-      if (notAfter === undefined || Date.now() <= notAfter) return;
-      this.logger.warn(`reservation for checkout ${checkoutId} ${when} its caller gave up: not applied`);
-      throw new ServiceUnavailableException('The reservation request expired');
-    };
     const reserved = await this.locks.withProducts(ids, async () => {
       refuseIfGivenUp('arrived after');
-      // Both reads at once: the lock is held for them, and every buyer queued for a product waits that long.
+      // Both reads at once: the lock is held for them, and every buyer queued for a product waits that long. The
+      // products are read whole (with their stock journal): under the lock they are current, and the hold writes
+      // them from this read.
       const [products, existing] = await Promise.all([
         this.products
-          .find({ _id: { $in: ids } }, { stockJournal: 0 })
+          .find({ _id: { $in: ids } })
           .lean<LeanProduct[]>()
           .exec(),
         this.reservations
@@ -374,6 +375,7 @@ export class StockService implements OnModuleInit {
               return deltas.list();
             },
             () => ({ status: 'held', quantity, lines, expiresAt }),
+            plans.get(id)!.product,
           );
           changed.push(id);
           continue;
@@ -400,6 +402,7 @@ export class StockService implements OnModuleInit {
           'hold',
           () => lines.map((l) => ({ size: l.size, color: l.color, stock: -l.quantity, sold: 0 })),
           () => ({ status: 'held', expiresAt }),
+          plans.get(id)!.product,
         );
         changed.push(id);
       }
@@ -418,6 +421,38 @@ export class StockService implements OnModuleInit {
 
     this.changed(changed);
     return { checkoutId, expiresAt: expiresAt.toISOString(), lines: reserved };
+  }
+
+  /**
+   * Keeps holding what the checkout holds, until `ttlSeconds` from now: one write, under the products' locks (a
+   * sweeper releasing an expired hold takes them too). `extended` is false when a hold is no longer held (released
+   * when it expired, or never made): the caller then reserves the lines again, which checks the stock.
+   */
+  async extend(raw: unknown): Promise<ExtendStockResponse> {
+    const req = (raw ?? {}) as { checkoutId?: unknown; productIds?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
+    const checkoutId = checkoutIdOf(req.checkoutId);
+    const ids = productIdsOf(req.productIds);
+    const ttl = ttlOf(req.ttlSeconds, this.config.RESERVATION_TTL_SECONDS);
+    const refuseIfGivenUp = this.refuseIfGivenUp(checkoutId, req.notAfter);
+    return this.locks.withProducts(ids, async () => {
+      refuseIfGivenUp('arrived after');
+      const expiresAt = new Date(Date.now() + ttl * 1000);
+      const { matchedCount } = await this.reservations
+        .updateMany({ checkoutId, productId: { $in: ids }, status: 'held' }, { $set: { expiresAt } })
+        .exec();
+      return { checkoutId, expiresAt: expiresAt.toISOString(), extended: matchedCount === ids.length };
+    });
+  }
+
+  /** Refuses (503) work for a caller that gave up waiting at `notAfter`: nothing is held that it would never hear of. */
+  private refuseIfGivenUp(checkoutId: string, rawNotAfter: unknown): (when: string) => void {
+    const notAfter = rawNotAfter === undefined ? undefined : Date.parse(String(rawNotAfter));
+    if (Number.isNaN(notAfter)) throw new BadRequestException('notAfter must be an ISO time');
+    return (when) => {
+      if (notAfter === undefined || Date.now() <= notAfter) return;
+      this.logger.warn(`reservation for checkout ${checkoutId} ${when} its caller gave up: not applied`);
+      throw new ServiceUnavailableException('The reservation request expired');
+    };
   }
 
   /** Gives back what the checkout holds. Releasing again (or after the order was placed) gives nothing back. */
@@ -624,15 +659,17 @@ export class StockService implements OnModuleInit {
    * Moves a reservation from generation g to g + 1. The product's stock change and the key
    * `<id>:<g>:<verb>` land in one document write; then the reservation is updated with `next()` (called after the
    * change, which may tell it what it did). Run under the product's lock. A retry of the same transition finds the
-   * key and skips the stock change.
+   * key and skips the stock change. `product`: the product as read under this lock (whole), when the caller has it.
    */
   private async transition(
     res: LeanReservation,
     verb: string,
     change: StockChange | null,
     next: () => Partial<Reservation>,
+    product?: LeanProduct,
   ): Promise<LeanReservation> {
-    if (change) await this.applyToProduct(res.productId, `${String(res._id)}:${res.generation}:${verb}`, change);
+    if (change)
+      await this.applyToProduct(res.productId, `${String(res._id)}:${res.generation}:${verb}`, change, product);
     const set = { ...next(), generation: res.generation + 1 };
     await this.reservations.updateOne({ _id: res._id }, { $set: set }).exec();
     return { ...res, ...set } as LeanReservation;
@@ -641,25 +678,29 @@ export class StockService implements OnModuleInit {
   /**
    * Applies a change to the product's variants and sums in one write with the operation's key. The change is
    * computed even when the key shows it was applied before (a retry), so that its caller learns what it did.
+   * `known`: the product as read under this lock, which then need not be read again.
    */
   private async applyToProduct(
     productId: string,
     opKey: string,
     change: StockChange,
+    known?: LeanProduct,
   ): Promise<'applied' | 'already' | 'missing'> {
-    const p = await this.products
-      .findById(productId, {
-        name: 1,
-        sku: 1,
-        sizes: 1,
-        colors: 1,
-        countInStock: 1,
-        soldCount: 1,
-        variants: 1,
-        stockJournal: 1,
-      })
-      .lean<LeanProduct>()
-      .exec();
+    const p =
+      known ??
+      (await this.products
+        .findById(productId, {
+          name: 1,
+          sku: 1,
+          sizes: 1,
+          colors: 1,
+          countInStock: 1,
+          soldCount: 1,
+          variants: 1,
+          stockJournal: 1,
+        })
+        .lean<LeanProduct>()
+        .exec());
     if (!p) return 'missing'; // deleted meanwhile: nothing to give back to
     const variants = variantsOf(p);
     const deltas = change(variants);

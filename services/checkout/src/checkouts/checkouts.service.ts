@@ -19,11 +19,14 @@ import {
   type CheckoutJson,
   type CheckoutQuoteJson,
   type CreateOrderResponse,
+  type ExtendStockRequest,
+  type ExtendStockResponse,
   type LineRequest,
   type PaymentDetailsJson,
   type PricedLine,
   type PriceLinesResponse,
   type PublicUser,
+  type ReserveStockRequest,
   type ReserveStockResponse,
 } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter } from '@shop/nest-common';
@@ -242,8 +245,7 @@ export class CheckoutsService implements OnModuleInit {
         throw new HttpException({ statusCode: 402, message: CHECKOUT_MESSAGES.paymentNotVerified }, 402);
       }
       const payment = await this.claim(checkout, verification.details);
-      await this.settle(checkout, payment);
-      return toCheckoutJson(await this.findOwned(user.id, id));
+      return toCheckoutJson(await this.settle(checkout, payment));
     });
   }
 
@@ -275,8 +277,9 @@ export class CheckoutsService implements OnModuleInit {
    * Completes a verified, claimed payment: holds the checkout's stock until the order takes it, then marks the
    * checkout paid and the payment captured. When the stock is gone the payment is refunded (409). A 503 (the
    * catalog away or slow) leaves the payment claimed: the shopper's retry, or the sweeper, settles it later.
+   * Returns the checkout as it now is.
    */
-  private async settle(checkout: LeanCheckout, payment: LeanPayment): Promise<void> {
+  private async settle(checkout: LeanCheckout, payment: LeanPayment): Promise<LeanCheckout> {
     const checkoutId = String(checkout._id);
     try {
       await this.discounts.keepForPaid(checkout);
@@ -286,38 +289,59 @@ export class CheckoutsService implements OnModuleInit {
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
-    let hold: ReserveStockResponse;
+    let held: { expiresAt: string };
     try {
-      hold = await this.reserve(
-        checkoutId,
-        checkout.checkoutItems.map(toLineRequest),
-        this.config.PAID_RESERVATION_SECONDS,
-      );
+      held = await this.holdUntilFinalized(checkout);
     } catch (err) {
       if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
       await this.discounts.release(checkoutId);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
-    await this.checkouts
-      .updateOne(
-        { _id: checkout._id },
-        {
-          $set: {
-            isPaid: true,
-            paidAt: new Date(),
-            paymentStatus: 'paid',
-            paymentDetails: payment.details,
-            reservationExpiresAt: new Date(hold.expiresAt),
-          },
-        },
-      )
-      .exec();
+    const paid = {
+      isPaid: true,
+      paidAt: new Date(),
+      paymentStatus: 'paid',
+      paymentDetails: payment.details,
+      reservationExpiresAt: new Date(held.expiresAt),
+    } satisfies Partial<LeanCheckout>;
+    await this.checkouts.updateOne({ _id: checkout._id }, { $set: paid }).exec();
     await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
     this.logger.log(
       { checkoutId, paypalOrderId: payment.paypalOrderId, captureId: payment.details.captureId },
       'checkout paid',
     );
+    return { ...checkout, ...paid };
+  }
+
+  /**
+   * Holds a paid checkout's stock for as long as finalizing may take: its hold extended in one write when it is
+   * still there (the usual case: paid within the reservation's 15 minutes), else its lines held again, which checks
+   * the stock (409 when it is gone). A catalog that knows no `extend` (an older one, mid-rollout) is asked to
+   * reserve, as before.
+   */
+  private async holdUntilFinalized(checkout: LeanCheckout): Promise<{ expiresAt: string }> {
+    const checkoutId = String(checkout._id);
+    const ttlSeconds = this.config.PAID_RESERVATION_SECONDS;
+    const extended = await this.catalog
+      .send<ExtendStockResponse>(
+        PATTERNS.catalog.extendStock,
+        {
+          checkoutId,
+          productIds: [...new Set(checkout.checkoutItems.map((l) => l.productId))],
+          ttlSeconds,
+          notAfter: this.notAfter(),
+        } satisfies ExtendStockRequest,
+        this.config.RESERVE_TIMEOUT_MS,
+      )
+      .catch((err: unknown) => {
+        // Busy or away: reserving would meet the same locks; anything else (no such pattern) falls back to reserve.
+        if (err instanceof HttpException && err.getStatus() === 503) throw err;
+        this.logger.warn({ checkoutId, err: (err as Error).message }, 'stock hold not extended: holding it again');
+        return undefined;
+      });
+    if (extended?.extended) return extended;
+    return this.reserve(checkoutId, checkout.checkoutItems.map(toLineRequest), ttlSeconds);
   }
 
   /**
@@ -429,10 +453,11 @@ export class CheckoutsService implements OnModuleInit {
 
   /**
    * `orders.order.placed`: the order of one of our checkouts is placed, so its discount code's use is counted —
-   * once, under the checkout's lock, whatever redelivers it (and whether or not finalize counted it already).
+   * once, under the checkout's lock, whatever redelivers it (and whether or not finalize counted it already). Nothing to
+   * do when the order says it had no discount (`discounted` false).
    */
-  async orderPlaced(checkoutId: string, orderId: string): Promise<void> {
-    if (!Types.ObjectId.isValid(checkoutId)) return;
+  async orderPlaced(checkoutId: string, orderId: string, discounted = true): Promise<void> {
+    if (!discounted || !Types.ObjectId.isValid(checkoutId)) return;
     await this.locked(checkoutId, async () => {
       const checkout = await this.checkouts.findById(checkoutId).lean<LeanCheckout>().exec();
       if (checkout) await this.discounts.countUse(checkout, orderId);
@@ -474,13 +499,17 @@ export class CheckoutsService implements OnModuleInit {
    * checkout is idempotent.
    */
   private async reserve(checkoutId: string, lines: LineRequest[], ttlSeconds: number): Promise<ReserveStockResponse> {
-    const timeoutMs = this.config.RESERVE_TIMEOUT_MS;
-    const notAfter = new Date(Date.now() + timeoutMs - Math.min(1000, timeoutMs / 5)).toISOString();
     return this.catalog.send<ReserveStockResponse>(
       PATTERNS.catalog.reserveStock,
-      { checkoutId, lines, ttlSeconds, notAfter },
-      timeoutMs,
+      { checkoutId, lines, ttlSeconds, notAfter: this.notAfter() } satisfies ReserveStockRequest,
+      this.config.RESERVE_TIMEOUT_MS,
     );
+  }
+
+  /** When a stock request sent now stops being waited for (a second, or a fifth of the wait, before the timeout). */
+  private notAfter(): string {
+    const timeoutMs = this.config.RESERVE_TIMEOUT_MS;
+    return new Date(Date.now() + timeoutMs - Math.min(1000, timeoutMs / 5)).toISOString();
   }
 
   private async releaseQuietly(checkoutId: string): Promise<void> {

@@ -19,9 +19,11 @@ export class DiscountEvents implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.bus.subscribe({
       [EVENTS.orders.orderPlaced]: async (event) => {
-        const { checkoutId, orderId } = (event.data ?? {}) as Partial<OrderPlacedEvent>;
+        const { checkoutId, orderId, summary } = (event.data ?? {}) as Partial<OrderPlacedEvent>;
+        // An order whose summary names no discount has no use to count (an event from before summaries: look).
+        const discounted = summary ? !!summary.discount : true;
         if (typeof checkoutId === 'string' && typeof orderId === 'string')
-          await this.checkouts.orderPlaced(checkoutId, orderId);
+          await this.checkouts.orderPlaced(checkoutId, orderId, discounted);
       },
       [EVENTS.identity.subscriberSubscribed]: (event) =>
         this.welcome.issue(event.eventId, (event.data as Partial<SubscriberSubscribedEvent> | undefined)?.email),

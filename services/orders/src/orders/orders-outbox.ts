@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { EventBus, OutboxRelay, ROOT_LOGGER, type EventBusLogger } from '@shop/nest-common';
+import { EventBus, OutboxRelay, ROOT_LOGGER, type EventBusLogger, type OutboxEntry } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { OrdersConfig } from '../config/orders.config';
 import { OrderLocks } from './order-locks';
@@ -43,10 +43,13 @@ export class OrdersOutbox implements OnModuleInit, OnApplicationShutdown {
     await this.relay.stop();
   }
 
-  /** Publishes the order's pending events now, without making the caller wait for the broker. */
-  relaySoon(orderId: string): void {
+  /**
+   * Publishes the order's pending events now, without making the caller wait for the broker. `created`: the
+   * entries of an order just inserted (published without reading the order back, see OutboxRelay.relay).
+   */
+  relaySoon(orderId: string, created?: OutboxEntry[]): void {
     this.relay
-      .relay(orderId)
+      .relay(orderId, created)
       .catch((err: Error) =>
         this.logger.warn({ orderId, err: err.message }, 'order events not published yet; the outbox sweep retries'),
       );

@@ -113,6 +113,7 @@ export class OrdersService implements OnModuleInit {
     const _id = new Types.ObjectId();
     const orderId = _id.toHexString();
     const placedAt = new Date();
+    const outbox = [placedEvent(orderId, req, placedAt)];
     let order: LeanOrder;
     try {
       const doc = await this.orders.create({
@@ -129,7 +130,7 @@ export class OrdersService implements OnModuleInit {
         paymentDetails: req.paymentDetails,
         statusHistory: [{ status: 'Processing', at: placedAt }],
         createdAt: placedAt,
-        outbox: [placedEvent(orderId, req, placedAt)],
+        outbox,
         outboxPending: true,
       });
       order = doc.toObject<LeanOrder>();
@@ -144,7 +145,7 @@ export class OrdersService implements OnModuleInit {
     }
     this.logger.log({ msg: 'order placed', orderId, checkoutId: req.checkoutId, userId: req.user._id });
     this.placed.inc();
-    this.outbox.relaySoon(orderId);
+    this.outbox.relaySoon(orderId, outbox);
     return { order: toOrderJson(order), created: true };
   }
 

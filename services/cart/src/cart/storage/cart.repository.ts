@@ -73,10 +73,13 @@ export class CartRepository {
     return withRedisLock(this.redis, this.lockKey(owner), fn);
   }
 
-  /** Applies `change` under the cart's lock; call inside `locked` for the same owner to compose steps. */
-  async changeLocked(owner: CartOwner, change: CartChange): Promise<ChangedCart | undefined> {
+  /**
+   * Applies `change` under the cart's lock; call inside `locked` for the same owner to compose steps. `read`: the
+   * cart as read inside that same lock (readForChange), which then need not be read again.
+   */
+  async changeLocked(owner: CartOwner, change: CartChange, read?: CartRead): Promise<ChangedCart | undefined> {
     const store = this.store(owner);
-    const current = await store.load(owner.id);
+    const current = read ? read.cart : await store.load(owner.id);
     const next = change(current ?? newCart(owner), current !== null);
     if (!next) return current ? { cart: current, created: false } : undefined;
     const saved = await store.save(owner.id, { ...next, updatedAt: new Date().toISOString() });
