@@ -279,6 +279,8 @@ export interface ReservedLine {
   productId: string;
   quantity: number;
   name: string;
+  /** The product's first image, as a shopper loads it ('' when it has none; absent from older catalogs). */
+  image?: string;
   unitPricePence: number;
   size: string | null;
   color: string | null;

@@ -222,10 +222,15 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
       { productId: a, quantity: 1, ...M }, // the same variant again: adds up
       { productId: b, quantity: 1, ...M },
     ]);
+    // Each product's first image, as a shopper loads it (what the checkout shows beside the line).
+    const [image, imageB] = await Promise.all(
+      [a, b].map(async (id) => (await request(`${svc.url}/api/products/${id}`)).body.images[0].url as string),
+    );
+    expect(image).toMatch(/^\/uploads\//);
     expect(held.lines).toEqual([
-      { productId: a, quantity: 3, name: 'Test R-A', unitPricePence: 2000, ...M, sku: 'R-A-M-PURPLE' },
-      { productId: a, quantity: 1, name: 'Test R-A', unitPricePence: 2000, ...L, sku: 'R-A-L-PURPLE' },
-      { productId: b, quantity: 1, name: 'Test R-B', unitPricePence: 2000, ...M, sku: 'R-B-M-PURPLE' },
+      { productId: a, quantity: 3, name: 'Test R-A', image, unitPricePence: 2000, ...M, sku: 'R-A-M-PURPLE' },
+      { productId: a, quantity: 1, name: 'Test R-A', image, unitPricePence: 2000, ...L, sku: 'R-A-L-PURPLE' },
+      { productId: b, quantity: 1, name: 'Test R-B', image: imageB, unitPricePence: 2000, ...M, sku: 'R-B-M-PURPLE' },
     ]);
     expect(new Date(held.expiresAt).getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
     expect([await variantStock(a), await stockOf(a), await stockOf(b)]).toEqual([

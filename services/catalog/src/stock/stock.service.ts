@@ -406,11 +406,13 @@ export class StockService implements OnModuleInit {
         );
         changed.push(id);
       }
+      const assets = assetUrlsOf(this.config);
       return [...plans].flatMap(([id, { product, lines }]): ReservedLine[] =>
         lines.map((l) => ({
           productId: id,
           quantity: l.quantity,
           name: product.name,
+          image: assets.toPublic(product.images?.[0]?.url ?? ''),
           unitPricePence: product.pricePence,
           size: l.size,
           color: l.color,

@@ -108,44 +108,48 @@ export class CheckoutsService implements OnModuleInit {
   }
 
   /**
-   * Prices every line from the catalog, checks the discount code, holds the stock and one use of a limited code,
-   * stores the server's subtotal, discount and total. Anything refused holds nothing.
+   * Holds the stock of every line (the catalog prices them under the products' locks: those prices are the ones
+   * charged), checks the discount code on them and holds one use of a limited code, stores the server's subtotal,
+   * discount and total. Anything refused holds nothing: a line the catalog cannot sell is named as the shopper
+   * numbers it, and a hold made before a refusal is given back.
    */
   async create(user: AuthUser, dto: CreateCheckoutDto): Promise<CheckoutJson> {
     const merged = mergeLines(dto.checkoutItems);
-    const lines = merged.map((m) => m.line);
-    const [priced, buyer] = await Promise.all([this.price(merged), this.buyer(user)]);
-    const customer = customerOf(buyer);
-    // The code is checked on the catalog's prices before anything is held: a refusal holds nothing.
-    if (dto.discountCode) {
-      const quoted = priced.lines.reduce((sum, l) => sum + (l.unitPricePence ?? 0) * l.quantity, 0);
-      await this.discounts.check(dto.discountCode, customer, quoted);
-    }
-
     const id = new Types.ObjectId();
     const checkoutId = id.toHexString();
-    const reserved = await this.reserve(checkoutId, lines, this.config.RESERVATION_SECONDS).catch(
-      async (err: unknown) => {
-        // No answer (503): a hold may have been made just before the deadline. Nothing else can own it: undo it.
-        if (err instanceof HttpException && err.getStatus() === 503) await this.releaseQuietly(checkoutId);
+    const [reserved, buyer] = await Promise.all([
+      this.reserve(
+        checkoutId,
+        merged.map((m) => m.line),
+        this.config.RESERVATION_SECONDS,
+      ).catch(async (err: unknown) => {
+        // No answer (503): a hold may have been made just before the deadline. Nothing else can own it: undo it,
+        // without keeping the shopper waiting for that too (a hold nobody releases expires by itself).
+        if (err instanceof HttpException && err.getStatus() === 503) void this.releaseQuietly(checkoutId);
+        // Refused (nothing held): the shopper is told which of their lines, as the catalog's prices tell it.
+        if (err instanceof HttpException && [400, 404, 409].includes(err.getStatus())) await this.price(merged);
         throw err;
-      },
-    );
-    // Reserve read the prices and SKUs under the products' locks: they are the ones charged and kept.
-    const unitPrice = new Map(reserved.lines.map((l) => [l.productId, l.unitPricePence]));
-    const variantKey = (productId: string, size?: string | null, color?: string | null) =>
-      JSON.stringify([productId, size || null, color || null]);
-    const skuOf = new Map((reserved.lines ?? []).map((l) => [variantKey(l.productId, l.size, l.color), l.sku]));
-    const items: CheckoutLine[] = priced.lines.map((l) => ({
-      productId: l.productId,
-      name: l.name ?? '',
-      image: l.image ?? '',
-      pricePence: unitPrice.get(l.productId) ?? l.unitPricePence ?? 0,
-      quantity: l.quantity,
-      size: l.size ?? '',
-      color: l.color ?? '',
-      sku: skuOf.get(variantKey(l.productId, l.size, l.color)) ?? l.sku ?? '',
-    }));
+      }),
+      this.buyer(user),
+    ]);
+    const customer = customerOf(buyer);
+    const held = new Map(reserved.lines.map((l) => [variantKey(l.productId, l.size, l.color), l]));
+    const items: CheckoutLine[] = merged.map(({ line }) => {
+      const l = held.get(variantKey(line.productId, line.size, line.color));
+      // The catalog answers every line it holds; a line it did not (a catalog that merged them otherwise) has its
+      // product's name and price from any line of that product.
+      const of = l ?? reserved.lines.find((r) => r.productId === line.productId.toLowerCase());
+      return {
+        productId: line.productId,
+        name: of?.name ?? '',
+        image: of?.image ?? '',
+        pricePence: of?.unitPricePence ?? 0,
+        quantity: line.quantity,
+        size: line.size ?? '',
+        color: line.color ?? '',
+        sku: l?.sku ?? '',
+      };
+    });
     const subtotalPence = items.reduce((sum, l) => sum + l.pricePence * l.quantity, 0);
     const reservationExpiresAt = new Date(reserved.expiresAt);
     let discount: AppliedDiscount | undefined;
@@ -519,6 +523,11 @@ export class CheckoutsService implements OnModuleInit {
         this.logger.warn({ checkoutId, err: err.message }, 'could not release stock: it expires by itself'),
       );
   }
+}
+
+/** A line's product and variant, as one key: a size or colour left out is null. */
+function variantKey(productId: string, size?: string | null, color?: string | null): string {
+  return JSON.stringify([productId.toLowerCase(), size || null, color || null]);
 }
 
 /** Whom a code is checked for: the buyer's id, and their email when identity told it. */
