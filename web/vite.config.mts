@@ -88,7 +88,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
-    // The first route's budget is 110 KB of JS gzipped (issue 9): report what each chunk weighs.
+    // The first route's budget is 100 KB of JS gzipped (issue 27, web/build.mjs): report what each chunk weighs.
     reportCompressedSize: true,
     // dist/.vite/manifest.json: which chunks each route loads (scripts/bench/web.mjs can sum the first route's)
     manifest: true,

@@ -4,7 +4,7 @@ import { Layout, PageLoading } from '@/components/layout/Layout';
 import { RouteError } from '@/components/RouteError';
 import { lazyPage } from '@/lib/lazyPage';
 
-// Every page is its own chunk: the first route loads only what it shows (issue 9: ≤ 110 KB of JS gzipped). A chunk
+// Every page is its own chunk: the first route loads only what it shows (issue 27: ≤ 100 KB of JS gzipped). A chunk
 // that a deploy has removed since the tab opened reloads the page into the new build (lazyPage).
 const HomePage = lazyPage(() => import('@/pages/HomePage'));
 const CollectionPage = lazyPage(() => import('@/pages/CollectionPage'));
