@@ -27,9 +27,10 @@ const { prerenderPages } = await import('./prerender.mjs');
 const prerendered = await prerenderPages({ logLevel });
 
 // A shopper's first route — home, a collection or a product page, each opened directly from a link — loads at
-// most 110 KB of JS gzipped (issue 9), and none of it the admin area's (issue 10).
+// most 100 KB of JS gzipped (issue 27's target; issue 9 had set 110), and none of it the admin area's (issue 10).
+// This tree's build loads 98.7-99.1 KB.
 const { FIRST_ROUTES, adminFilesIn, routeChunks } = await import('./route-size.mjs');
-const JS_BUDGET_KB = 110;
+const JS_BUDGET_KB = 100;
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const routes = FIRST_ROUTES.map((first) => {
   const size = routeChunks(first.page);

@@ -1,7 +1,7 @@
 // What a route loads first, gzipped, from the build's manifest (web/dist/.vite/manifest.json): the entry, the chunks
 // it starts the shop with, the route's page chunk, every chunk they import statically, and the CSS those bring.
 // web/build.mjs checks each first route (home, a collection, a product page: any can be opened directly from a link)
-// against the budget (issue 9: 110 KB of JS) and that no admin code is in it (issue 10); web/prerender.mjs prerenders
+// against the budget (issue 27: 100 KB of JS) and that no admin code is in it (issue 10); web/prerender.mjs prerenders
 // each first route and preloads its chunks; scripts/bench/web.mjs prints the figures; `node web/route-size.mjs [page]`
 // lists one route's files.
 import fs from 'node:fs';

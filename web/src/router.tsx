@@ -2,10 +2,9 @@ import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { Layout, PageLoading } from '@/components/layout/Layout';
 import { RouteError } from '@/components/RouteError';
-import { RequireAdmin, RequireAuth } from '@/features/auth/guards';
 import { lazyPage } from '@/lib/lazyPage';
 
-// Every page is its own chunk: the first route loads only what it shows (issue 9: ≤ 110 KB of JS gzipped). A chunk
+// Every page is its own chunk: the first route loads only what it shows (issue 27: ≤ 100 KB of JS gzipped). A chunk
 // that a deploy has removed since the tab opened reloads the page into the new build (lazyPage).
 const HomePage = lazyPage(() => import('@/pages/HomePage'));
 const CollectionPage = lazyPage(() => import('@/pages/CollectionPage'));
@@ -14,13 +13,13 @@ const LoginPage = lazyPage(() => import('@/pages/LoginPage'));
 const RegisterPage = lazyPage(() => import('@/pages/RegisterPage'));
 const ForgotPasswordPage = lazyPage(() => import('@/pages/ForgotPasswordPage'));
 const ResetPasswordPage = lazyPage(() => import('@/pages/ResetPasswordPage'));
-const ProfilePage = lazyPage(() => import('@/pages/ProfilePage'));
 const CheckoutPage = lazyPage(() => import('@/pages/CheckoutPage'));
 const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPage'));
 const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
-// The admin area (its layout, pages, slices and chart) loads only when an admin opens it.
-const AdminArea = lazyPage(() => import('@/pages/admin/AdminArea'));
+// The guarded routes (/profile, /admin) with their guards: no first route needs those (./app/guardedRoutes.tsx).
+const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
+const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));
 
 /** The route table (SPEC §2). Declarative routes: the data router would add 18 KB gzipped we do not use. */
 export function AppRoutes() {
@@ -32,14 +31,7 @@ export function AppRoutes() {
         <Route path="register" element={<RegisterPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
-        <Route
-          path="profile"
-          element={
-            <RequireAuth>
-              <ProfilePage />
-            </RequireAuth>
-          }
-        />
+        <Route path="profile" element={<ProfileRoute />} />
         <Route path="collections/:collection" element={<CollectionPage />} />
         <Route path="product/:id" element={<ProductPage />} />
         {/* SPEC §6: order and checkout pages have no client-side guard; the server decides */}
@@ -52,11 +44,9 @@ export function AppRoutes() {
       <Route
         path="/admin/*"
         element={
-          <RequireAdmin>
-            <Suspense fallback={<PageLoading />}>
-              <AdminArea />
-            </Suspense>
-          </RequireAdmin>
+          <Suspense fallback={<PageLoading />}>
+            <AdminRoute />
+          </Suspense>
         }
       />
       <Route path="*" element={<RouteError status={404} statusText="Not Found" />} />
