@@ -40,7 +40,8 @@ func shopNarrow(filter *types.Document, where string, args []any) (string, []any
 
 	for _, key := range filter.Keys() {
 		path := strings.Split(key, ".")
-		if key == "_id" || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
+		// Top-level fields are shopPlanQuery's (shop_plan.go), which narrows by more kinds of conditions, exactly.
+		if len(path) == 1 || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
 			continue
 		}
 
