@@ -39,6 +39,7 @@ type shopPlanner struct {
 	leading   map[string]bool // top-level fields that lead an order index of the collection
 	idOrdered bool            // the order index on _id exists
 	arrays    map[string]bool // top-level fields that hold an array in some document (asked once per query)
+	pinned    map[string]bool // top-level fields whose rank the WHERE clause fixes (one type, no arrays)
 }
 
 // shopPlanQuery plans a query: the filter's conditions on top-level fields become SQL conditions that leave out only
@@ -51,7 +52,7 @@ type shopPlanner struct {
 //
 // where and args are upstream's condition on a lone _id, if any.
 func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter, sort *types.Document, limit int64, where string, args []any) (*shopPlan, error) { //nolint:lll // as upstream's
-	p := &shopPlanner{ctx: ctx, db: db, meta: meta, arrays: map[string]bool{}}
+	p := &shopPlanner{ctx: ctx, db: db, meta: meta, arrays: map[string]bool{}, pinned: map[string]bool{}}
 	if err := p.loadIndexes(); err != nil {
 		return nil, err
 	}
@@ -71,6 +72,10 @@ func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		cond, condArgs, exact, err := p.condition(key, v)
 		if err != nil {
 			return nil, err
+		}
+
+		if _, isArray := p.arrays[key]; cond != "" && isArray && !p.arrays[key] && shopOneRank(key, v) {
+			p.pinned[key] = true
 		}
 
 		plan.exact = plan.exact && exact
@@ -376,6 +381,52 @@ func shopFieldCondition(field string, v any) (string, []any, bool) {
 	return "(" + strings.Join(parts, " AND ") + ")", args, exact
 }
 
+// shopOneRank tells whether every condition shopFieldCondition makes of a field's value requires one same rank.
+func shopOneRank(field string, v any) bool {
+	_, args, _ := shopFieldCondition(field, v)
+	if args == nil {
+		return false // null: rank 1 without a value, or nothing converted
+	}
+
+	op, isDoc := v.(*types.Document)
+	if !isDoc {
+		return true
+	}
+
+	rank := 0
+
+	for _, name := range op.Keys() {
+		operand := shopGet(op.Get(name))
+		if name == "$in" {
+			arr, ok := operand.(*types.Array)
+			if !ok {
+				continue
+			}
+
+			for i := 0; i < arr.Len(); i++ {
+				operand = shopGet(arr.Get(i))
+				if r, _, ok := shopScalar(operand); ok && rank != 0 && r != rank {
+					return false
+				} else if ok {
+					rank = r
+				}
+			}
+
+			continue
+		}
+
+		if r, _, ok := shopScalar(operand); ok && r != metadata.ShopRankNull {
+			if rank != 0 && r != rank {
+				return false
+			}
+
+			rank = r
+		}
+	}
+
+	return rank != 0
+}
+
 // shopEquality is the condition that the field equals a value (null: is null or missing).
 func shopEquality(rank, value string, v any) (string, []any, bool) {
 	r, arg, ok := shopScalar(v)
@@ -494,7 +545,13 @@ func (p *shopPlanner) orderBy(sort *types.Document) (string, error) {
 			dir = " DESC"
 		}
 
-		terms = append(terms, metadata.ShopRank(field)+dir, metadata.ShopValue(field)+dir)
+		// A rank the WHERE clause fixes is left out: SQLite does not see that an equality on an index's expression
+		// leaves the index's order to the next column, and would sort.
+		if !p.pinned[field] {
+			terms = append(terms, metadata.ShopRank(field)+dir)
+		}
+
+		terms = append(terms, metadata.ShopValue(field)+dir)
 	}
 
 	return " ORDER BY " + strings.Join(terms, ", "), nil
