@@ -53,9 +53,6 @@ type shopPlanner struct {
 // where and args are upstream's condition on a lone _id, if any.
 func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter, sort *types.Document, limit int64, where string, args []any) (*shopPlan, error) { //nolint:lll // as upstream's
 	p := &shopPlanner{ctx: ctx, db: db, meta: meta, arrays: map[string]bool{}, pinned: map[string]bool{}}
-	if err := p.loadIndexes(); err != nil {
-		return nil, err
-	}
 
 	plan := &shopPlan{where: where, args: args, exact: true}
 	upstreamID := where != ""
@@ -74,7 +71,7 @@ func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 			return nil, err
 		}
 
-		if _, isArray := p.arrays[key]; cond != "" && isArray && !p.arrays[key] && shopOneRank(key, v) {
+		if holds, checked := p.arrays[key]; cond != "" && checked && !holds && shopOneRank(key, v) {
 			p.pinned[key] = true
 		}
 
@@ -132,9 +129,13 @@ func shopCount(ctx context.Context, db *fsql.DB, meta *metadata.Collection, plan
 	return n, nil
 }
 
-// loadIndexes finds which top-level fields lead an order index that exists (an index made before the order indexes
-// has none until it is created again).
+// loadIndexes finds, once per query and only for a query that asks, which top-level fields lead an order index that
+// exists (an index made before the order indexes has none until it is created again).
 func (p *shopPlanner) loadIndexes() error {
+	if p.leading != nil {
+		return nil
+	}
+
 	p.leading = map[string]bool{}
 
 	rows, err := p.db.QueryContext(
@@ -188,6 +189,10 @@ func (p *shopPlanner) exists(cond string) (bool, error) {
 func (p *shopPlanner) mayHoldArrays(field string) (bool, error) {
 	if field == "_id" {
 		return false, nil
+	}
+
+	if err := p.loadIndexes(); err != nil {
+		return false, err
 	}
 
 	if !p.leading[field] {
@@ -521,6 +526,10 @@ func (p *shopPlanner) orderBy(sort *types.Document) (string, error) {
 	case len(keys) == 2 && keys[1] == "_id" && keys[0] != "_id":
 	default:
 		return "", nil
+	}
+
+	if err := p.loadIndexes(); err != nil {
+		return "", err
 	}
 
 	var terms []string
