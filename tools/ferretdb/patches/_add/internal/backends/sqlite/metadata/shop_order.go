@@ -103,8 +103,8 @@ func shopOrderColumns(key []IndexKeyPair) []string {
 }
 
 // shopCreateOrderIndexes creates, when missing, the order index that goes with an index and the collection's order
-// index on _id (sqlite-order-index.json). Indexes made before these existed get theirs the next time they are
-// asked for (an application creates its indexes at start).
+// index on _id (sqlite-order-index.json): when the index is created, and for indexes made by a build without order
+// indexes, when FerretDB opens the database.
 func shopCreateOrderIndexes(ctx context.Context, db *fsql.DB, tableName string, index IndexInfo) error {
 	columns := shopOrderColumns(index.Key)
 	if len(columns) == 0 || index.Name == "_id_" { // the order index on _id serves the default index's
