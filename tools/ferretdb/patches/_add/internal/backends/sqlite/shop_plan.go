@@ -27,6 +27,11 @@ type shopPlan struct {
 	narrowed bool // conditions from the filter beyond upstream's lone _id
 	exact    bool // the WHERE clause selects exactly the documents the filter matches
 	sorted   bool // rows come in the order of the requested sort, as MongoDB orders them
+
+	// For a filter that is one $or alone, its branches' conditions and arguments: a count unions their rowids, each
+	// read off an index alone (SQLite's own OR plan reads every matching row).
+	orParts []string
+	orArgs  [][]any
 }
 
 // shopPlanner converts a filter's conditions on top-level fields to SQL on the order expressions
@@ -40,6 +45,9 @@ type shopPlanner struct {
 	idOrdered bool            // the order index on _id exists
 	arrays    map[string]bool // top-level fields that hold an array in some document (asked once per query)
 	pinned    map[string]bool // top-level fields whose rank the WHERE clause fixes (one type, no arrays)
+
+	orParts []string // the branches of the last $or converted, and their arguments
+	orArgs  [][]any
 }
 
 // shopPlanQuery plans a query: the filter's conditions on top-level fields become SQL conditions that leave out only
@@ -110,6 +118,10 @@ func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		plan.sorted = orderBy != ""
 	}
 
+	if filter.Len() == 1 && filter.Keys()[0] == "$or" && !upstreamID && plan.exact {
+		plan.orParts, plan.orArgs = p.orParts, p.orArgs
+	}
+
 	if limit > 0 && plan.exact && (sort.Len() == 0 || plan.sorted) {
 		plan.limit = limit
 	}
@@ -122,7 +134,21 @@ func shopCount(ctx context.Context, db *fsql.DB, meta *metadata.Collection, plan
 	var n int64
 
 	q := fmt.Sprintf(`SELECT COUNT(*) FROM %q`, meta.TableName) + plan.where
-	if err := db.QueryRowContext(ctx, q, plan.args...).Scan(&n); err != nil {
+	args := plan.args
+
+	if len(plan.orParts) > 1 {
+		selects := make([]string, len(plan.orParts))
+		args = nil
+
+		for i, part := range plan.orParts {
+			selects[i] = fmt.Sprintf(`SELECT rowid FROM %q WHERE %s`, meta.TableName, part)
+			args = append(args, plan.orArgs[i]...)
+		}
+
+		q = `SELECT COUNT(*) FROM (` + strings.Join(selects, ` UNION `) + `)`
+	}
+
+	if err := db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
 		return 0, lazyerrors.Error(err)
 	}
 
@@ -226,6 +252,7 @@ func (p *shopPlanner) condition(key string, v any) (string, []any, bool, error) 
 
 		var parts []string
 		var args []any
+		var partArgs [][]any
 		exact := true
 
 		for i := 0; i < arr.Len(); i++ {
@@ -252,6 +279,7 @@ func (p *shopPlanner) condition(key string, v any) (string, []any, bool, error) 
 
 			parts = append(parts, cond)
 			args = append(args, condArgs...)
+			partArgs = append(partArgs, condArgs)
 		}
 
 		if len(parts) == 0 {
@@ -261,6 +289,7 @@ func (p *shopPlanner) condition(key string, v any) (string, []any, bool, error) 
 		op := " AND "
 		if key == "$or" {
 			op = " OR "
+			p.orParts, p.orArgs = parts, partArgs
 		}
 
 		return "(" + strings.Join(parts, op) + ")", args, exact, nil
