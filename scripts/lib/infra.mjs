@@ -239,8 +239,11 @@ export async function startFerret({ id, port, dataDir, fresh = false, logFile, l
   });
   let exited = false;
   handle.exited.then(() => (exited = true));
+  // FerretDB listens once it has opened its databases; the first start of a build with order indexes
+  // (tools/ferretdb/patches/sqlite-order-index.json) on data made by an older build creates them first: about a
+  // minute for 100,000 orders, once.
   await waitFor(async () => exited || (await isPortOpen(port)), {
-    timeoutMs: 30000,
+    timeoutMs: 180_000,
     what: `FerretDB on 127.0.0.1:${port}`,
   }).catch(async (err) => {
     await handle.stop(2000);

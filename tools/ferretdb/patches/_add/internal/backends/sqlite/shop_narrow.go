@@ -27,10 +27,10 @@ type shopCondition struct {
 	array string
 }
 
-// shopNarrow adds to a query's WHERE clause, for each condition of the filter on a path of up to three plain names
-// that is an equality to a plain string or a boolean, or an $in of plain strings, a condition SQLite evaluates on the
-// stored JSON: the field holds that value, or it or a field on its path holds an array (an array matches when an
-// element does, which is left to the handler).
+// shopNarrow adds to a query's WHERE clause, for each condition of the filter on a dotted path of two or three
+// plain names that is an equality to a plain string or a boolean, or an $in of plain strings, a condition SQLite
+// evaluates on the stored JSON: the field holds that value, or it or a field on its path holds an array (an array
+// matches when an element does, which is left to the handler).
 //
 // Only documents the filter cannot match are left out: the handler applies the whole filter to whatever the
 // backend returns, as it does without pushdown. What changes is that SQLite, not Go, passes over the rest, and a
@@ -40,7 +40,8 @@ func shopNarrow(filter *types.Document, where string, args []any) (string, []any
 
 	for _, key := range filter.Keys() {
 		path := strings.Split(key, ".")
-		if key == "_id" || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
+		// Top-level fields are shopPlanQuery's (shop_plan.go), which narrows by more kinds of conditions, exactly.
+		if len(path) == 1 || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
 			continue
 		}
 
