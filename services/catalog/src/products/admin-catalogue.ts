@@ -112,8 +112,7 @@ export class AdminCatalogue {
       const row = rows.get(change.stock.productId);
       if (row) rows.set(row.id, withStock(row, change.stock.write));
     }
-    // One lookup by _id each (an index seek on every server; a `$in` of ids reads the whole collection on the
-    // development FerretDB), run together.
+    // One lookup by _id each (an index seek on every server), run together.
     const docs = await Promise.all(
       [...edited].map((id) => this.products.findById(id, PRODUCT_PROJECTION).lean<LeanProduct>().exec()),
     );
