@@ -28,6 +28,7 @@ import {
 } from '../../checkout/test/checkout.fixtures';
 import { Payment } from '../../checkout/src/checkouts/payment.schema';
 import { Order } from '../src/orders/order.schema';
+import { OrdersService } from '../src/orders/orders.service';
 import { ADMIN, CUSTOMER, sleep, tapEvents, type EventsTap } from './orders.fixtures';
 
 /** Shorter than the fake's 2 s per slow call, so a slow PayPal makes the admin's cancel time out. */
@@ -77,7 +78,8 @@ describe('orders: cancelling a paid order refunds it, once', () => {
   /** As an admin's cancel whose refund got no answer leaves the order: marked, a minute ago. */
   const markRefundPending = async (id: string) => {
     await waitFor('the placed event out', async () => !(await orders().findById(id).lean())!.outboxPending);
-    await orders().updateOne({ _id: id }, { $set: { refundPending: { at: new Date(Date.now() - 60_000), by: by() } } });
+    const at = new Date(Date.now() - 60_000);
+    await orders().updateOne({ _id: id }, { $set: { refundPending: { at, by: by() }, refundPendingAt: at } });
   };
   /** Refunds the capture at PayPal with checkout's request id, as if checkout's request went and its answer was lost. */
   async function refundLostAtPayPal(captureId: string, paypalOrderId: string): Promise<string> {
@@ -307,6 +309,27 @@ describe('orders: cancelling a paid order refunds it, once', () => {
     });
     await expectCancelledOnce(bought, entry.refund!.id);
     expect((await orders().findById(order._id).lean())!.refundPending).toBeUndefined();
+  }, 40_000);
+
+  it('an order marked before the check read refundPendingAt gets it, once per database, and is checked', async () => {
+    const bought = await buy();
+    await waitFor(
+      'the placed event out',
+      async () => !(await orders().findById(bought.order._id).lean())!.outboxPending,
+    );
+    const at = new Date(Date.now() - 60_000);
+    await orders().updateOne({ _id: bought.order._id }, { $set: { refundPending: { at, by: by() } } }); // the old mark
+    await orders()
+      .db.collection('migrations')
+      .deleteOne({ _id: 'orders.refund-pending-at' as never });
+    const service = shop.orders.app.get(OrdersService);
+    expect(await service.backfillRefundPendingAt()).toBeGreaterThanOrEqual(1);
+    expect((await orders().findById(bought.order._id).lean())!.refundPendingAt).toEqual(at);
+    expect(await service.backfillRefundPendingAt()).toBe(0); // recorded: never read the whole collection again
+    // The check finds it now: no refund was made, so the mark goes and the order stays paid.
+    await waitFor('the mark cleared', async () => !(await orders().findById(bought.order._id).lean())!.refundPending);
+    expect((await orders().findById(bought.order._id).lean())!.refundPendingAt).toBeUndefined();
+    expect(await read(bought.order._id)).toMatchObject({ status: 'Processing', isPaid: true });
   }, 40_000);
 
   it('the check: a refund PayPal made but nobody recorded cancels the order with it; no refund made leaves it paid', async () => {

@@ -150,6 +150,13 @@ export class Order {
    */
   @Prop({ type: SchemaFactory.createForClass(RefundPending) }) refundPending?: RefundPending;
 
+  /**
+   * `refundPending.at`, at the top level and only while a refund is pending: what the pending-refund check asks for
+   * (an indexed range that reads only the marked orders, on MongoDB and on the development FerretDB alike, whose
+   * patches push ranges down on top-level fields only).
+   */
+  @Prop() refundPendingAt?: Date;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -169,8 +176,8 @@ OrderSchema.index({ totalPence: 1, _id: 1 });
 OrderSchema.index({ customerName: 1, _id: 1 });
 OrderSchema.index({ customerEmail: 1, _id: 1 });
 
-// The pending-refund check's question: cancels whose refund got no answer.
-OrderSchema.index({ 'refundPending.at': 1 });
+// The pending-refund check's question: cancels whose refund got no answer (only those orders have the field).
+OrderSchema.index({ refundPendingAt: 1 }, { sparse: true });
 
 /** The lower-cased buyer fields the admin's search reads (customerName, customerEmail). */
 export function customerKeys(user: { name: string; email?: string }): Pick<Order, 'customerName' | 'customerEmail'> {
@@ -188,6 +195,7 @@ export const ORDER_PROJECTION = {
   outbox: 0,
   outboxPending: 0,
   refundPending: 0,
+  refundPendingAt: 0,
   customerName: 0,
   customerEmail: 0,
 } as const;

@@ -78,6 +78,9 @@ export const EVENTS_PENDING =
  * placed, every status change, cancelled — is stored in the order's outbox in the same write as the change,
  * with a stable event id, and relayed from there (OrdersOutbox).
  */
+/** The `migrations` record of backfillRefundPendingAt. */
+const REFUND_PENDING_AT_MIGRATION = 'orders.refund-pending-at';
+
 @Injectable()
 export class OrdersService implements OnModuleInit {
   private readonly logger = new Logger(OrdersService.name);
@@ -284,7 +287,7 @@ export class OrdersService implements OnModuleInit {
       outboxPending: true,
     };
     // A cancellation settles an earlier cancel whose refund got no answer.
-    const $unset = { refundPending: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
+    const $unset = { refundPending: 1, refundPendingAt: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
     const updated = await this.orders
       .findByIdAndUpdate(current._id, { $set, $unset }, { new: true })
       .lean<LeanOrder>()
@@ -300,7 +303,7 @@ export class OrdersService implements OnModuleInit {
    */
   async checkPendingRefunds(now = Date.now()): Promise<number> {
     const marked = await this.orders
-      .find({ 'refundPending.at': { $lt: new Date(now - this.config.REFUND_TIMEOUT_MS) } }, { _id: 1 })
+      .find({ refundPendingAt: { $lt: new Date(now - this.config.REFUND_TIMEOUT_MS) } }, { _id: 1 })
       .limit(50)
       .lean<Array<{ _id: Types.ObjectId }>>()
       .exec();
@@ -365,9 +368,38 @@ export class OrdersService implements OnModuleInit {
     await this.orders
       .updateOne(
         { _id: current._id },
-        { $set: { statusHistory: [...statusHistoryOf(current), entry] }, $unset: { refundPending: 1 } },
+        {
+          $set: { statusHistory: [...statusHistoryOf(current), entry] },
+          $unset: { refundPending: 1, refundPendingAt: 1 },
+        },
       )
       .exec();
+  }
+
+  /**
+   * Orders marked before `refundPendingAt` existed get it (once per database: a `migrations` record says it was done),
+   * so that the pending-refund check, which asks for that field, finds them. Resolves to how many were marked.
+   */
+  async backfillRefundPendingAt(): Promise<number> {
+    const migrations = this.orders.db.collection<{ _id: string; at: Date }>('migrations');
+    if (await migrations.findOne({ _id: REFUND_PENDING_AT_MIGRATION })) return 0;
+    const marked = await this.orders
+      .find({ refundPending: { $exists: true }, refundPendingAt: { $exists: false } }, { _id: 1, refundPending: 1 })
+      .lean<Array<Pick<LeanOrder, '_id' | 'refundPending'>>>()
+      .exec();
+    for (const order of marked) {
+      await this.locks.withOrder(order._id.toHexString(), async () => {
+        const current = await this.orders.findById(order._id, { refundPending: 1 }).lean<LeanOrder>().exec();
+        if (current?.refundPending)
+          await this.orders
+            .updateOne({ _id: order._id }, { $set: { refundPendingAt: current.refundPending.at } })
+            .exec();
+      });
+    }
+    await migrations.insertOne({ _id: REFUND_PENDING_AT_MIGRATION, at: new Date() }).catch((err: unknown) => {
+      if (!isDuplicateKeyError(err)) throw err; // another replica recorded it first
+    });
+    return marked.length;
   }
 
   /** Marks (or, given nothing, unmarks) a cancel whose refund is asked for. Under the order's lock. */
@@ -375,7 +407,9 @@ export class OrdersService implements OnModuleInit {
     await this.orders
       .updateOne(
         { _id: current._id },
-        pending ? { $set: { refundPending: pending } } : { $unset: { refundPending: 1 } },
+        pending
+          ? { $set: { refundPending: pending, refundPendingAt: pending.at } }
+          : { $unset: { refundPending: 1, refundPendingAt: 1 } },
       )
       .exec();
   }

@@ -20,6 +20,12 @@ export class PendingRefunds implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
+    // Orders marked before the check's field existed get it first, in the background (a whole-collection read, once).
+    this.running = this.orders
+      .backfillRefundPendingAt()
+      .then((n) => n && this.logger.log(`${n} order(s) with a pending refund marked for the check`))
+      .catch((err: Error) => this.logger.warn(`marking pending refunds for the check failed: ${err.message}`))
+      .finally(() => (this.running = undefined));
     this.timer = setInterval(() => this.check(), this.config.REFUND_CHECK_MS);
     this.timer.unref();
   }
@@ -27,7 +33,8 @@ export class PendingRefunds implements OnModuleInit, OnApplicationShutdown {
   private check(): void {
     if (this.running) return;
     this.running = this.orders
-      .checkPendingRefunds()
+      .backfillRefundPendingAt()
+      .then(() => this.orders.checkPendingRefunds())
       .catch((err: Error) => this.logger.warn(`checking pending refunds failed: ${err.message}`))
       .finally(() => (this.running = undefined));
   }
