@@ -18,7 +18,7 @@ import {
   type RefundOrderPaymentResponse,
 } from '@shop/contracts';
 import { isDuplicateKeyError, Metrics, type AuthUser, type Counter } from '@shop/nest-common';
-import { Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
+import { mongo, Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { Readable } from 'node:stream';
 import { CheckoutPayments } from '../checkout/checkout-payments';
 import { OrdersConfig } from '../config/orders.config';
@@ -383,10 +383,22 @@ export class OrdersService implements OnModuleInit {
   async backfillRefundPendingAt(): Promise<number> {
     const migrations = this.orders.db.collection<{ _id: string; at: Date }>('migrations');
     if (await migrations.findOne({ _id: REFUND_PENDING_AT_MIGRATION })) return 0;
-    const marked = await this.orders
-      .find({ refundPending: { $exists: true }, refundPendingAt: { $exists: false } }, { _id: 1, refundPending: 1 })
-      .lean<Array<Pick<LeanOrder, '_id' | 'refundPending'>>>()
-      .exec();
+    // A question no index answers on the development FerretDB: it reads every order, longer than the service's
+    // 2.5 s socket timeout allows at 100,000 of them, so it is asked on a connection of its own without that timeout.
+    const client = await mongo.MongoClient.connect(this.config.MONGO_URI, { socketTimeoutMS: 0, maxPoolSize: 1 });
+    let marked: Array<Pick<LeanOrder, '_id' | 'refundPending'>>;
+    try {
+      marked = await client
+        .db(this.orders.db.name)
+        .collection<LeanOrder>(this.orders.collection.collectionName)
+        .find(
+          { refundPending: { $exists: true }, refundPendingAt: { $exists: false } },
+          { projection: { _id: 1, refundPending: 1 } },
+        )
+        .toArray();
+    } finally {
+      await client.close();
+    }
     for (const order of marked) {
       await this.locks.withOrder(order._id.toHexString(), async () => {
         const current = await this.orders.findById(order._id, { refundPending: 1 }).lean<LeanOrder>().exec();
