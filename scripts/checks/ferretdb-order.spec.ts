@@ -272,6 +272,22 @@ describe('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () =
       expect(search.queryPlanner?.Plan?.join(' ')).toMatch(/MULTI-INDEX OR.*_a_1_shop.*_b_-1__id_-1_shop/);
     });
 
+    it("leaves the sort to the handler when a dotted path's index finds the rows (a customer's orders, newest first)", async () => {
+      const owned = db.collection('owned');
+      await owned.insertMany(
+        Array.from({ length: 300 }, (_, i) => ({ user: { _id: `u${i % 30}` }, t: new Date(BASE + i * DAY) })),
+      );
+      await owned.createIndex({ 'user._id': 1, t: -1 });
+      await owned.createIndex({ t: -1 });
+      const mine = await explain({ find: 'owned', filter: { 'user._id': 'u7' }, sort: { t: -1, _id: -1 } });
+      expect(mine).toMatchObject({ filterPushdown: true, sortPushdown: false });
+      expect(mine.queryPlanner?.Plan?.join(' ')).not.toMatch(/_t_-1_shop/); // not walked in the sort's order
+      const found = await owned.find({ 'user._id': 'u7' }).sort({ t: -1, _id: -1 }).toArray();
+      expect(found.map((d) => (d.t as Date).getTime())).toEqual(
+        Array.from({ length: 10 }, (_, k) => BASE + (7 + 30 * (9 - k)) * DAY),
+      );
+    });
+
     it.each(Array.from({ length: 120 }, (_, i) => [i]))(
       'finds, orders, skips and counts as MongoDB does: generated query %i',
       async (i) => {

@@ -103,12 +103,17 @@ func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	}
 
 	// Conditions on dotted paths narrow as before (shop_narrow.go); they are never exact.
+	dotted := false
 	if w, a := shopNarrow(filter, plan.where, plan.args); len(a) > len(plan.args) {
 		plan.narrowed = true
+		dotted = true
 		plan.where, plan.args = w, a
 	}
 
-	if sort.Len() > 0 {
+	// A dotted path's index has no order index (only top-level fields do): with both a dotted condition and a sort
+	// in SQL, SQLite may walk the sort's order index and test every row against the condition (a customer's orders,
+	// newest first, read all 100,000). The rows the condition's index finds are then sorted by the handler instead.
+	if sort.Len() > 0 && !dotted {
 		orderBy, err := p.orderBy(sort)
 		if err != nil {
 			return nil, err
