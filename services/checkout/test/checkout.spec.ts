@@ -330,6 +330,8 @@ describe('checkout', () => {
       });
       // The paid hold lasts until the order takes the units.
       expect(Date.parse(res.body.reservationExpiresAt) - Date.now()).toBeGreaterThan(23 * 3600_000);
+      // The answer is the checkout as stored (pay answers from what it wrote, without reading it back).
+      expect((await api.get(checkout._id, token)).body).toEqual(res.body);
       // PayPal was asked with the server's own credentials.
       const asked = shop.paypal.calls().filter((c) => c.orderId === paypalOrderId && c.method === 'GET');
       expect(asked.map((c) => c.auth)).toEqual(['bearer']);

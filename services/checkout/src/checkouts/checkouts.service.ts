@@ -302,14 +302,17 @@ export class CheckoutsService implements OnModuleInit {
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
+    const now = new Date();
     const paid = {
       isPaid: true,
-      paidAt: new Date(),
+      paidAt: now,
       paymentStatus: 'paid',
       paymentDetails: payment.details,
       reservationExpiresAt: new Date(held.expiresAt),
+      updatedAt: now,
     } satisfies Partial<LeanCheckout>;
-    await this.checkouts.updateOne({ _id: checkout._id }, { $set: paid }).exec();
+    // updatedAt set here (not by mongoose) so that the checkout answered is the one stored, to the millisecond.
+    await this.checkouts.updateOne({ _id: checkout._id }, { $set: paid }, { timestamps: false }).exec();
     await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
     this.logger.log(
       { checkoutId, paypalOrderId: payment.paypalOrderId, captureId: payment.details.captureId },
