@@ -8,6 +8,7 @@
  * what SQLite cannot order (arrays, objects, binary data), FerretDB's own answer with nothing pushed down.
  */
 import { Binary, ObjectId, type Db, type Document, type Filter, type Sort } from 'mongodb';
+import { seededRandom } from '@shop/nest-common';
 import mongoose from 'mongoose';
 
 const url = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
@@ -109,18 +110,6 @@ function sorted(docs: Document[], sort: Record<string, 1 | -1>): Document[] {
 
 // ------------------------------------------------------------------ generated data and queries
 
-/** mulberry32: a small seedable PRNG, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const STRINGS = [
   'ben',
   'ben b',
@@ -164,7 +153,7 @@ function scalar(next: () => number): unknown {
 }
 
 function makeDocs(seed: number, n: number): Document[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: n }, (_, i) => {
     const doc: Document = { _id: i % 7 === 3 ? `id-${i}` : new ObjectId() };
     const a = scalar(next);
@@ -291,7 +280,7 @@ describe('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () =
     it.each(Array.from({ length: 120 }, (_, i) => [i]))(
       'finds, orders, skips and counts as MongoDB does: generated query %i',
       async (i) => {
-        const next = random(1000 + i);
+        const next = seededRandom(1000 + i);
         const filter = makeFilter(next);
         const sort = makeSort(next);
         const skip = [0, 0, 3, 17][Math.floor(next() * 4)];
@@ -360,7 +349,7 @@ describe('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () =
     it.each(Array.from({ length: 60 }, (_, i) => [i]))(
       'finds, orders, skips and counts what FerretDB finds without pushdown: generated query %i',
       async (i) => {
-        const next = random(5000 + i);
+        const next = seededRandom(5000 + i);
         const filter = makeFilter(next);
         const sort = next() < 0.5 ? { a: 1 as const, _id: 1 as const } : makeSort(next);
         const skip = [0, 4][Math.floor(next() * 2)];

@@ -25,3 +25,4 @@ export * from './pipes/parse-object-id.pipe';
 export * from './redis/redis-lock';
 export * from './events';
 export * from './openapi';
+export * from './seed/seeded-random';

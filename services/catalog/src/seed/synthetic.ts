@@ -1,4 +1,5 @@
 import { COLORS, SIZES } from '@shop/contracts';
+import { seededRandom } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import type { Product } from '../products/product.schema';
 import { stockOf } from '../variants/variants';
@@ -14,18 +15,6 @@ const EDITIONS = ['Classic', 'Pro', 'Retro', 'Elite', 'Heritage', 'Limited', 'Vi
 const FINISHES = ['brushed', 'washed', 'ripstop', 'tri-blend', 'waffle-knit', 'quilted', 'stretch', 'recycled'];
 const BATCH = 1000;
 
-/** mulberry32: a small, fast, seedable PRNG (numbers in [0, 1)). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function someOf<T>(values: readonly T[], next: () => number): T[] {
   const picked = values.filter(() => next() < 0.4);
   return picked.length ? picked : [values[Math.floor(next() * values.length)]];
@@ -35,7 +24,7 @@ type SeedDocument = ReturnType<typeof seedDocuments>[number];
 
 /** Product number `n` of the synthetic catalogue, varied from a seed document (its _id is given when inserted). */
 export function syntheticDocument(from: SeedDocument, n: number, now: number) {
-  const next = random(n + 1);
+  const next = seededRandom(n + 1);
   const edition = EDITIONS[Math.floor(next() * EDITIONS.length)];
   const finish = FINISHES[Math.floor(next() * FINISHES.length)];
   const pricePence = 500 + Math.floor(next() * 19_500);

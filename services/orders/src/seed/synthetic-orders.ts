@@ -1,4 +1,5 @@
 import { ORDER_STATUSES, SHIPPING_METHOD, type OrderStatus } from '@shop/contracts';
+import { seededRandom } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import { customerKeys, type Order } from '../orders/order.schema';
 
@@ -28,18 +29,6 @@ const STATUS_WEIGHTS: Array<[OrderStatus, number]> = [
   ['Cancelled', 0.08],
 ];
 
-/** mulberry32: a small, fast, seedable PRNG (numbers in [0, 1)). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function statusOf(x: number): OrderStatus {
   let sum = 0;
   for (const [status, weight] of STATUS_WEIGHTS) {
@@ -51,7 +40,7 @@ function statusOf(x: number): OrderStatus {
 
 /** Order number `n` (placed before `now`). */
 export function syntheticOrder(n: number, now: number) {
-  const next = random(n + 7);
+  const next = seededRandom(n + 7);
   const first = FIRST[Math.floor(next() * FIRST.length)];
   const last = LAST[Math.floor(next() * LAST.length)];
   const user = { _id: new Types.ObjectId().toHexString(), name: `${first} ${last}`, email: `buyer${n}@example.com` };
