@@ -12,6 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig as loadGatewayConfig } from '../../gateway/src/config';
+import { NODE_FLAGS, nodeFlags } from '../lib/node-flags.cjs';
 import { WORKER_SERVICES } from '../../packages/contracts/src/services';
 import { loadConfig, ServiceConfig } from '../../packages/nest-common/src/config/service-config';
 
@@ -177,6 +178,27 @@ describe('Dockerfile', () => {
   });
   it('runs as a non-root user', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
+  });
+});
+
+describe('V8 flags: each Node process runs with the flags npm start gives it (scripts/lib/node-flags.cjs)', () => {
+  const imageFlags = /^ENV .*\bNODE_OPTIONS=(\S+)$/m.exec(read('Dockerfile'))?.[1];
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as ComposeFile;
+  const k8s = (parse(read('k8s/base/kustomization.yaml')) as { resources: string[] }).resources.flatMap((file) =>
+    parseAllDocuments(read(`k8s/base/${file}`)).map((d) => d.toJS()),
+  );
+  const processes = [...services, 'gateway'];
+
+  it('the image sets the flags every process shares', () => {
+    expect(imageFlags).toBe(NODE_FLAGS);
+  });
+  it.each(processes)('%s under docker compose', (name) => {
+    expect(composeEnv(compose.services[name]).NODE_OPTIONS ?? imageFlags).toBe(nodeFlags(name));
+  });
+  it.each(processes)('%s on Kubernetes', (name) => {
+    const deployment = k8s.find((d) => d.kind === 'Deployment' && d.metadata.name === name);
+    const env = effectiveEnv(k8s, containersOf(deployment)[0]);
+    expect(env.NODE_OPTIONS?.value ?? imageFlags).toBe(nodeFlags(name));
   });
 });
 

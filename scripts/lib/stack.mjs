@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { nodeFlags } from './node-flags.cjs';
 import { exitReport, startProcess, stopLeftover } from './procs.mjs';
 import { ROOT, StepError, formatMs, isPortOpen, log, sleep, warn } from './util.mjs';
 
@@ -66,15 +67,10 @@ export function discoverServices() {
     });
 }
 
-/** The URL env names the gateway reads: CATALOG_URL, CART_URL, ... */
-/**
- * V8 flags of every Node process of the shop (the Dockerfile sets the same): a young generation of 4 MB semi-spaces
- * instead of V8's 16 MB, which each idle process had touched — about 35 MB of RSS each (docs/performance.md,
- * "Footprint").
- */
-export const NODE_FLAGS = '--max-semi-space-size=4';
-const nodeOptions = () => [process.env.NODE_OPTIONS, NODE_FLAGS].filter(Boolean).join(' ');
+/** NODE_OPTIONS of one of the stack's processes: the caller's own, then the shop's V8 flags (node-flags.cjs). */
+const nodeOptions = (name) => [process.env.NODE_OPTIONS, nodeFlags(name)].filter(Boolean).join(' ');
 
+/** The URL env names the gateway reads: CATALOG_URL, CART_URL, ... */
 export const upstreamEnvName = (service) => `${service.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
 
 async function ready(url) {
@@ -178,7 +174,7 @@ export async function startStack(options) {
   };
   const serviceEnv = (s) => ({
     ...process.env,
-    NODE_OPTIONS: nodeOptions(),
+    NODE_OPTIONS: nodeOptions(s.name),
     ...(s.name === 'checkout' ? paypalEnv : {}),
     ...(s.name === 'notifications' ? { PUBLIC_URL: publicUrl, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}) } : {}),
     // Image URLs carry the gateway's address in development (catalog README): this stack's, whatever its port.
@@ -329,7 +325,7 @@ export function startGateway({
   const env = {
     READY_CHECK_UPSTREAMS: 'false',
     ...process.env,
-    NODE_OPTIONS: nodeOptions(),
+    NODE_OPTIONS: nodeOptions('gateway'),
     ...extraEnv,
     PORT: String(port),
     // GET /metrics on a listener of its own (never the public port); off unless given.
