@@ -152,6 +152,9 @@ describe('the dev MongoDB-wire server: index builds belong to the server', () =>
     expect(shipped.queryPlanner?.Plan?.join(' ')).toMatch(
       /SEARCH orders_\w+ USING INDEX orders_\w+_status_1_t_-1_shop/,
     );
+    const mine = await explain({ find: 'orders', filter: { 'user._id': 'u7' } });
+    expect(mine.queryPlanner?.Plan?.join(' ')).toMatch(/USING INDEX orders_\w+_user\._id_1_t_-1 /);
+    expect(mine.queryPlanner?.Plan?.join(' ')).not.toMatch(/\bSCAN\b/);
 
     const last = Array.from({ length: COUNT }, (_, i) => COUNT - 1 - i);
     const newest = await orders().find({ status: 'Shipped' }).sort({ t: -1, _id: -1 }).limit(3).toArray();

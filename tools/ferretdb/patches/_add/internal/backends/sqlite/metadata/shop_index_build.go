@@ -121,9 +121,13 @@ func shopIndexesOpen(ctx context.Context, l *slog.Logger, db *fsql.DB, colls map
 }
 
 // shopCreateCompanionIndexes creates, when missing, the indexes the shop's patches add beside an index: its order
-// index (sqlite-order-index.json).
+// index (sqlite-order-index.json) and the type indexes of its dotted path's prefixes (sqlite-field-pushdown.json).
 func shopCreateCompanionIndexes(ctx context.Context, x shopExecer, tableName string, index IndexInfo) error {
-	return shopCreateOrderIndexes(ctx, x, tableName, index)
+	if err := shopCreateOrderIndexes(ctx, x, tableName, index); err != nil {
+		return err
+	}
+
+	return shopCreatePathTypeIndexes(ctx, x, tableName, index)
 }
 
 // shopIndexDefinition returns the CREATE statement SQLite holds for the index of that name, or "" when it has none.
