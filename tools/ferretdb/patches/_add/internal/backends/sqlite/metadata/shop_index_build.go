@@ -23,7 +23,7 @@ type shopExecer interface {
 
 // shopIndexesBuild creates the indexes c does not list yet, each with its companions, and records them in c's
 // settings and in the metadata table, all in one transaction: SQLite then holds either every index of the request
-// and its metadata, or none of it, even when FerretDB stops midway. (Upstream created them one statement at a time
+// and its metadata, or none of it, even when FerretDB is killed midway. (Upstream created them one statement at a time
 // and recorded them at the end: an error or a cancel in between left SQLite indexes no metadata named, which every
 // later createIndexes of the same index failed on.) c is the caller's copy; it is stored only on success.
 func shopIndexesBuild(ctx context.Context, l *slog.Logger, db *fsql.DB, c *Collection, indexes []IndexInfo) error {
