@@ -270,11 +270,77 @@ describe('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () =
       await owned.createIndex({ t: -1 });
       const mine = await explain({ find: 'owned', filter: { 'user._id': 'u7' }, sort: { t: -1, _id: -1 } });
       expect(mine).toMatchObject({ filterPushdown: true, sortPushdown: false });
-      expect(mine.queryPlanner?.Plan?.join(' ')).not.toMatch(/_t_-1_shop/); // not walked in the sort's order
+      const plan = mine.queryPlanner?.Plan?.join(' ');
+      expect(plan).not.toMatch(/_t_-1_shop/); // not walked in the sort's order
+      // every term of the narrowing is a seek: the value, the value being an array, user being an array (its type
+      // index); no row is read that the condition's indexes do not find
+      expect(plan).toMatch(
+        /MULTI-INDEX OR .*SEARCH owned_\w+ USING INDEX owned_\w+_user\._id_1_t_-1 \(<expr>=\?\) .*SEARCH owned_\w+ USING INDEX owned_\w+__shop_type_user \(<expr>=\?\) .*SEARCH owned_\w+ USING INDEX owned_\w+_user\._id_1_t_-1 \(<expr>>\? AND <expr><\?\)/,
+      );
+      expect(plan).not.toMatch(/\bSCAN\b/);
       const found = await owned.find({ 'user._id': 'u7' }).sort({ t: -1, _id: -1 }).toArray();
       expect(found.map((d) => (d.t as Date).getTime())).toEqual(
         Array.from({ length: 10 }, (_, k) => BASE + (7 + 30 * (9 - k)) * DAY),
       );
+    });
+
+    it("finds a customer's orders whatever the documents hold on the path: arrays, other objects, nothing", async () => {
+      const owned = db.collection('owned_shapes');
+      const plain = Array.from({ length: 300 }, (_, i) => ({ _id: `p${i}`, user: { _id: `u${i % 30}` }, t: i }));
+      // each shape once, and whether MongoDB matches it to {'user._id': 'u7'}: an array along the path matches by
+      // an element (of documents at user, of values at user._id)
+      const shapes: [unknown, boolean][] = [
+        [[{ _id: 'u7' }, { _id: 'u8' }], true],
+        [[{ _id: 'u8' }], false],
+        [{ _id: ['u9', 'u7'] }, true],
+        [{ _id: ['u8'] }, false],
+        [[{ _id: ['u7'] }], true],
+        [[], false],
+        [{ _id: { c: 'u7' } }, false],
+        [{ _id: null }, false],
+        [{}, false],
+        ['u7', false],
+        [null, false],
+        [7, false],
+        [undefined, false],
+      ];
+      const odd = shapes.map(([user], i) => ({ _id: `s${i}`, ...(user === undefined ? {} : { user }), t: 1000 + i }));
+      await owned.createIndex({ 'user._id': 1, t: -1 });
+      const ids = async () => (await owned.find({ 'user._id': 'u7' }).sort({ t: -1 }).toArray()).map((d) => d._id);
+
+      await owned.insertMany(plain);
+      const before = await ids();
+      expect(before).toEqual(
+        plain
+          .filter((d) => d.user._id === 'u7')
+          .map((d) => d._id)
+          .reverse(),
+      );
+      await owned.insertMany(odd);
+      const matching = odd.filter((_, i) => shapes[i]![1]).map((d) => d._id);
+      expect(await ids()).toEqual([...matching.reverse(), ...before]);
+      // and FerretDB without any narrowing agrees
+      const unnarrowed = await owned
+        .aggregate([{ $match: { $nor: [{ $nor: [{ 'user._id': 'u7' }] }] } }, { $sort: { t: -1 } }])
+        .toArray();
+      expect(await ids()).toEqual(unnarrowed.map((d) => d._id));
+      const plan = (await explain({ find: 'owned_shapes', filter: { 'user._id': 'u7' } })).queryPlanner?.Plan;
+      expect(plan?.join(' ')).not.toMatch(/\bSCAN\b/);
+    });
+
+    it("drops a path's type index with the last index that needs it", async () => {
+      const owned = db.collection('owned_dropped');
+      await owned.insertMany([{ user: { _id: 'u1', email: 'a@b' } }, { user: [{ _id: 'u1' }] }]);
+      await owned.createIndex({ 'user._id': 1 }, { name: 'by_id' });
+      await owned.createIndex({ 'user.email': 1 }, { name: 'by_email' });
+      const plan = async (filter: object) =>
+        (await explain({ find: 'owned_dropped', filter })).queryPlanner?.Plan?.join(' ') ?? '';
+      expect(await plan({ 'user._id': 'u1' })).toMatch(/USING INDEX owned_dropped_\w+__shop_type_user /);
+      await owned.dropIndex('by_id');
+      expect(await plan({ 'user.email': 'a@b' })).toMatch(/USING INDEX owned_dropped_\w+__shop_type_user /);
+      await owned.dropIndex('by_email');
+      expect(await plan({ 'user.email': 'a@b' })).toMatch(/^(?!.*__shop_type_user).*\bSCAN owned_dropped_\w+/);
+      expect(await owned.countDocuments({ 'user._id': 'u1' })).toBe(2);
     });
 
     it.each(Array.from({ length: 120 }, (_, i) => [i]))(

@@ -148,6 +148,7 @@ describe('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
     await coll().insertMany(docs);
     await coll().createIndex({ f: 1, flag: 1 });
     await coll().createIndex({ 'u._id': 1 });
+    await coll().createIndex({ 'u._id.c': 1 });
   });
   afterAll(async () => {
     await conn?.dropDatabase();
@@ -204,6 +205,14 @@ describe('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
       /MULTI-INDEX OR .*USING INDEX narrowed_\w+_f_1_flag_1_shop \(<expr>=\? AND <expr>=\?\) .*USING INDEX narrowed_\w+_f_1_flag_1_shop \(<expr>=\?\)/,
     );
     expect(await plan({ f: 'odd', flag: true })).toMatch(/USING INDEX narrowed_\w+_f_1_flag_1_shop/);
+    // A dotted path: each term a seek, those for an array along the path in the type index of each prefix.
+    for (const [filter, types] of [
+      [{ 'u._id': 'odd' }, /USING INDEX narrowed_\w+__shop_type_u \(<expr>=\?\)/],
+      [{ 'u._id.c': 'odd' }, /__shop_type_u \(<expr>=\?\) .*USING INDEX narrowed_\w+__shop_type_u\._id \(<expr>=\?\)/],
+    ] as const) {
+      expect({ filter, plan: await plan(filter) }).toEqual({ filter, plan: expect.stringMatching(types) });
+      expect({ filter, plan: await plan(filter) }).toEqual({ filter, plan: expect.not.stringMatching(/\bSCAN\b/) });
+    }
     // Not narrowed: an operator the patches do not convert.
     for (const filter of [{ f: { $ne: 'odd' } }, { f: { $exists: true } }]) {
       expect({ filter, pushdown: (await explain(filter)).filterPushdown }).toEqual({ filter, pushdown: false });

@@ -41,27 +41,29 @@ func shopNarrow(filter *types.Document, where string, args []any) (string, []any
 	for _, key := range filter.Keys() {
 		path := strings.Split(key, ".")
 		// Top-level fields are shopPlanQuery's (shop_plan.go), which narrows by more kinds of conditions, exactly.
-		if len(path) == 1 || len(path) > 3 || slices.ContainsFunc(path, shopNotPlainField) {
+		if len(path) == 1 || len(path) > metadata.ShopPathMaxNames || slices.ContainsFunc(path, shopNotPlainField) {
 			continue
 		}
 
-		// Each expression is the one FerretDB indexes the path by (an index on {"a.b": 1} is on
-		// _ferretdb_sjson->"a"->"b"), so SQLite can use the index. A value is an array exactly when its JSON text
-		// begins with '[' (no other JSON text does), a range of the same index. A document whose field, or any
-		// field on the path to it, is an array is left to the handler: that is where arrays of values and of
-		// documents match.
+		// A document whose field, or any field on the path to it, is an array is left to the handler: that is where
+		// arrays of values and of documents match. Each expression is one an index of a key leading with the path
+		// holds, so that each term is a seek: the value is the index's own expression (an index on {"a.b": 1} is on
+		// _ferretdb_sjson->"a"->"b"), and so is the value being an array (its JSON text begins with '[', as no other
+		// JSON text does: a range of the same index); a prefix holding an array is its type index's expression
+		// (metadata.ShopPathType, made with the index). One term no index holds and SQLite reads every row.
 		field := metadata.DefaultColumn
 		var arrays []string
 
-		for _, p := range path {
+		for i, p := range path {
 			field += fmt.Sprintf(`->%q`, p)
-			arrays = append(arrays, fmt.Sprintf(`(%s >= '[' AND %s < '\')`, field, field))
+
+			if i < len(path)-1 {
+				arrays = append(arrays, metadata.ShopPathType(path[:i+1])+` = 'array'`)
+			}
 		}
 
-		cond := shopCondition{array: strings.Join(arrays, " OR ")}
-		if len(arrays) > 1 {
-			cond.array = "(" + cond.array + ")"
-		}
+		arrays = append(arrays, fmt.Sprintf(`(%s >= '[' AND %s < '\')`, field, field))
+		cond := shopCondition{array: "(" + strings.Join(arrays, " OR ") + ")"}
 
 		switch v := shopValue(filter.Get(key)).(type) {
 		case string:

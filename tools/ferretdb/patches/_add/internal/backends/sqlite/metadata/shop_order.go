@@ -104,8 +104,8 @@ func shopOrderColumns(key []IndexKeyPair) []string {
 
 // shopCreateOrderIndexes creates, when missing, the order index that goes with an index and the collection's order
 // index on _id (sqlite-order-index.json): when the index is created, and for indexes made by a build without order
-// indexes, when FerretDB opens the database.
-func shopCreateOrderIndexes(ctx context.Context, db *fsql.DB, tableName string, index IndexInfo) error {
+// indexes, when FerretDB opens the database (shop_index_build.go).
+func shopCreateOrderIndexes(ctx context.Context, x shopExecer, tableName string, index IndexInfo) error {
 	columns := shopOrderColumns(index.Key)
 	if len(columns) == 0 || index.Name == "_id_" { // the order index on _id serves the default index's
 		return nil
@@ -123,7 +123,7 @@ func shopCreateOrderIndexes(ctx context.Context, db *fsql.DB, tableName string, 
 	}
 
 	for _, q := range qs {
-		if _, err := db.ExecContext(ctx, q); err != nil {
+		if _, err := x.ExecContext(ctx, q); err != nil {
 			return lazyerrors.Error(err)
 		}
 	}
