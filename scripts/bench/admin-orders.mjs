@@ -11,6 +11,7 @@
 //   name search  GET /api/admin/orders?page=1&q=<the start of a name>   (a range on customerName/customerEmail)
 //   filtered     GET /api/admin/orders?page=1&status=Shipped&from=<90 days ago>
 //   first page   GET /api/admin/orders?page=1                          (newest first, 25, with X-Total-Count)
+//   any page     GET /api/admin/orders?page=<1 to the last>              (the same, deep pages: skip in the database)
 // Then the same queries straight to the orders database with the mongodb driver (no service, no timeout): what the
 // database itself takes for each case's page (find, sort, limit 25, as the service asks) and count (countDocuments),
 // p50/p99/max over BENCH_DB_RUNS runs of each. With BENCH_SKIP=lists,csv (and seed, if seeded) this step needs no
@@ -232,6 +233,8 @@ if (!SKIP.has('lists')) {
     ['name search', (i) => `/api/admin/orders?page=1&q=${['ada', 'ben b', 'cleo', 'dev', 'milo m'][i % 5]}`],
     ['filtered', () => `/api/admin/orders?page=1&status=Shipped&from=${from}`],
     ['first page', () => '/api/admin/orders?page=1'],
+    // pages anywhere in the list, the last included: what Next and a shared link open
+    ['any page', (i) => `/api/admin/orders?page=${1 + ((i * 1231) % Math.ceil(ORDERS / 25))}`],
   ];
   console.log(`\n  ${REQUESTS} requests per case and concurrency (2 warm-up first); target p99 ≤ ${P99_TARGET_MS} ms`);
   console.log(
