@@ -184,6 +184,30 @@ describe('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
     },
   );
 
+  // The count command (estimatedDocumentCount, a plain count) is answered in SQL where the filter converts exactly
+  // (sqlite-count-command.json): the same number as the documents FerretDB finds without narrowing.
+  it.each(filters.map((f) => [JSON.stringify(f), f]))(
+    'counts what it finds (the count command): %s',
+    async (_, filter) => {
+      const count = async (command: object) =>
+        ((await conn.db!.command({ count: 'narrowed', ...command })) as { n: number }).n;
+      const found = (
+        await coll()
+          .find({ $nor: [{ $nor: [filter] }] })
+          .toArray()
+      ).length;
+      expect({ filter, n: await count({ query: filter }) }).toEqual({ filter, n: found });
+      expect({ filter, n: await count({ query: filter, skip: 1, limit: 2 }) }).toEqual({
+        filter,
+        n: Math.min(2, Math.max(0, found - 1)),
+      });
+    },
+  );
+
+  it('answers estimatedDocumentCount with every document of the collection', async () => {
+    expect(await coll().estimatedDocumentCount()).toBe(shapes.length * 2 + 1);
+  });
+
   it("narrows equalities, ranges and $in in SQLite, through the field's order index", async () => {
     const explain = (filter: object) =>
       conn.db!.command({ explain: { find: 'narrowed', filter } }) as Promise<Explained>;
