@@ -175,7 +175,7 @@ OrderSchema.index({ isPaid: 1, createdAt: -1 });
 OrderSchema.index({ totalPence: 1, _id: 1 });
 // The search (a range on the name or the email, newest first) and the sort by customer (name, then _id). The trailing
 // createdAt changes neither order; it puts a search's sort key in the index, where the dev FerretDB reads it instead
-// of parsing every match's JSON (tools/ferretdb/patches/sqlite-sort-pushdown.json: 0.7 s → 40 ms at 7,000 matches).
+// of parsing every match's JSON (tools/ferretdb/patches/sqlite-sort-pushdown.json; docs/performance.md).
 OrderSchema.index({ customerName: 1, _id: 1, createdAt: -1 });
 OrderSchema.index({ customerEmail: 1, _id: 1, createdAt: -1 });
 
