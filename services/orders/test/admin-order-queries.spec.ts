@@ -359,6 +359,16 @@ describe('orders: the admin’s list, order page and CSV export', () => {
     expect(await backfill.run()).toBe(0);
   });
 
+  it('drops the search indexes the new ones replace, once', async () => {
+    await h.orders.collection.createIndex({ customerName: 1, _id: 1 });
+    const backfill = h.svc.app.get(SearchKeysBackfill);
+    expect(await backfill.dropReplacedIndexes()).toEqual(['customerName_1__id_1']);
+    const names = (await h.orders.collection.indexes()).map((index) => index.name);
+    expect(names).not.toContain('customerName_1__id_1');
+    expect(names).toContain('customerName_1__id_1_createdAt_-1');
+    expect(await backfill.dropReplacedIndexes()).toEqual([]);
+  });
+
   it('keeps every route admin-only: 401 without a token, 403 for a customer', async () => {
     const { order } = await h.create(paidCheckout());
     for (const path of [

@@ -2,12 +2,12 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { OrderLocks } from '../orders/order-locks';
-import { customerKeys, Order, type LeanOrder } from '../orders/order.schema';
+import { customerKeys, Order, REPLACED_ORDER_INDEXES, type LeanOrder } from '../orders/order.schema';
 
 /**
- * Orders placed before the admin's search lack its lower-cased buyer fields (customerName, customerEmail): each
- * replica adds them at start, in the background (the service is ready meanwhile; those orders are found once it is
- * done). Each is written under the order's lock, as every write to an order is (FerretDB applies no update
+ * The admin's search, kept up to date at each start, in the background (the service is ready meanwhile): the search
+ * indexes an earlier version declared are dropped, and orders placed before the search get its lower-cased buyer
+ * fields (customerName, customerEmail; those orders are found once it is done). Each is written under the order's lock, as every write to an order is (FerretDB applies no update
  * atomically, so an unlocked write could undo a status change made at the same moment). Idempotent: a second run,
  * or two replicas at once, write the same values.
  */
@@ -23,10 +23,29 @@ export class SearchKeysBackfill implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.done = this.run().catch((err: Error) => {
-      this.logger.warn({ msg: 'search keys not backfilled: retried at the next start', err: err.message });
-      return 0;
-    });
+    this.done = this.dropReplacedIndexes()
+      .then(() => this.run())
+      .catch((err: Error) => {
+        this.logger.warn({ msg: 'search keys not backfilled: retried at the next start', err: err.message });
+        return 0;
+      });
+  }
+
+  /**
+   * Drops the search indexes an earlier version declared (REPLACED_ORDER_INDEXES), where they exist: mongoose creates
+   * declared indexes but drops none. The new ones serve every query the old ones did, so replicas of the earlier
+   * version, during a rollout, lose nothing.
+   */
+  async dropReplacedIndexes(): Promise<string[]> {
+    const existing = new Set((await this.orders.collection.indexes()).map((index) => index.name));
+    const dropped = REPLACED_ORDER_INDEXES.filter((name) => existing.has(name));
+    for (const name of dropped) {
+      await this.orders.collection.dropIndex(name).catch((err: { codeName?: string }) => {
+        if (err.codeName !== 'IndexNotFound') throw err; // another replica dropped it first
+      });
+    }
+    if (dropped.length) this.logger.log({ msg: 'replaced search indexes dropped', indexes: dropped });
+    return dropped;
   }
 
   /** Adds the keys to every order without them; resolves with how many it wrote. */

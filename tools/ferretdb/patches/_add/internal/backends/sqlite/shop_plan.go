@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,9 +30,26 @@ type shopPlan struct {
 	sorted   bool // rows come in the order of the requested sort, as MongoDB orders them
 
 	// For a filter that is one $or alone, its branches' conditions and arguments: a count unions their rowids, each
-	// read off an index alone (SQLite's own OR plan reads every matching row).
+	// read off an index alone (SQLite's own OR plan reads every matching row); a sorted, limited page unions their
+	// sort keys (shopPageQuery).
 	orParts []string
 	orArgs  [][]any
+
+	sortKeys []shopSortKey // the ORDER BY's terms, when sorted
+}
+
+// shopSortKey is one term of a plan's ORDER BY: an order expression and its direction.
+type shopSortKey struct {
+	expr string
+	desc bool
+}
+
+func (k shopSortKey) String() string {
+	if k.desc {
+		return k.expr + " DESC"
+	}
+
+	return k.expr
 }
 
 // shopPlanner converts a filter's conditions on top-level fields to SQL on the order expressions
@@ -48,6 +66,7 @@ type shopPlanner struct {
 
 	orParts []string // the branches of the last $or converted, and their arguments
 	orArgs  [][]any
+	orSeeks bool // each of those branches has a condition on a field an order index leads
 }
 
 // shopPlanQuery plans a query: the filter's conditions on top-level fields become SQL conditions that leave out only
@@ -114,16 +133,19 @@ func shopPlanQuery(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	// in SQL, SQLite may walk the sort's order index and test every row against the condition (a customer's orders,
 	// newest first, read all 100,000). The rows the condition's index finds are then sorted by the handler instead.
 	if sort.Len() > 0 && !dotted {
-		orderBy, err := p.orderBy(sort)
+		keys, err := p.orderBy(sort)
 		if err != nil {
 			return nil, err
 		}
 
-		plan.orderBy = orderBy
-		plan.sorted = orderBy != ""
+		if len(keys) > 0 {
+			plan.sortKeys = keys
+			plan.orderBy = " ORDER BY " + shopJoin(keys)
+			plan.sorted = true
+		}
 	}
 
-	if filter.Len() == 1 && filter.Keys()[0] == "$or" && !upstreamID && plan.exact {
+	if filter.Len() == 1 && filter.Keys()[0] == "$or" && !upstreamID && plan.exact && p.orSeeks {
 		plan.orParts, plan.orArgs = p.orParts, p.orArgs
 	}
 
@@ -158,6 +180,44 @@ func shopCount(ctx context.Context, db *fsql.DB, meta *metadata.Collection, plan
 	}
 
 	return n, nil
+}
+
+// shopPageQuery is the query of a sorted, limited page of a filter that is one $or of indexed branches: the union
+// of each branch's rowids and sort keys, sorted and cut to the limit, and only then the documents of those rows
+// (selectClause is upstream's SELECT … FROM the table; the rows come in the plan's order). SQLite's own OR plan
+// reads every match's row to compute its sort keys, parsing its JSON (about 0.05 ms for a 2–3 KB order: 0.34 s for
+// the 25 rows of a search with 7,000 matches). A branch read from an index whose columns hold the sort keys (an
+// order index of {customerName: 1, _id: 1, createdAt: -1} for a sort by createdAt and _id) takes them from the
+// index instead (SQLite's indexed-expression values): no row is read but the page's. Without such an index it
+// costs what SQLite's OR plan does. ok is false for any other plan.
+func shopPageQuery(selectClause, table string, plan *shopPlan, limit int64) (string, []any, bool) {
+	if len(plan.orParts) < 2 || !plan.sorted || limit <= 0 {
+		return "", nil, false
+	}
+
+	columns := []string{"rowid AS shop_row"}
+	order := make([]string, len(plan.sortKeys))
+
+	for i, k := range plan.sortKeys {
+		columns = append(columns, fmt.Sprintf("%s AS shop_k%d", k.expr, i))
+		order[i] = shopSortKey{fmt.Sprintf("shop_k%d", i), k.desc}.String()
+	}
+
+	selects := make([]string, len(plan.orParts))
+	var args []any
+
+	for i, part := range plan.orParts {
+		selects[i] = fmt.Sprintf(`SELECT %s FROM %q WHERE %s`, strings.Join(columns, ", "), table, part)
+		args = append(args, plan.orArgs[i]...)
+	}
+
+	// UNION drops a row both branches find: the same rowid has the same keys.
+	q := fmt.Sprintf(
+		`%s WHERE rowid IN (SELECT shop_row FROM (%s ORDER BY %s LIMIT ?))%s`,
+		selectClause, strings.Join(selects, ` UNION `), strings.Join(order, ", "), plan.orderBy,
+	)
+
+	return q, append(args, limit), true
 }
 
 // loadIndexes finds, once per query and only for a query that asks, which top-level fields lead an order index that
@@ -295,6 +355,13 @@ func (p *shopPlanner) condition(key string, v any) (string, []any, bool, error) 
 		if key == "$or" {
 			op = " OR "
 			p.orParts, p.orArgs = parts, partArgs
+
+			seeks, err := p.seeksEach(arr)
+			if err != nil {
+				return "", nil, false, err
+			}
+
+			p.orSeeks = seeks
 		}
 
 		return "(" + strings.Join(parts, op) + ")", args, exact, nil
@@ -321,6 +388,25 @@ func (p *shopPlanner) condition(key string, v any) (string, []any, bool, error) 
 	}
 
 	return cond, args, exact, nil
+}
+
+// seeksEach tells whether each branch of an $or has a condition on a top-level field that an order index leads,
+// so that SQLite can read each branch off an index (a branch it cannot would be a scan of its own in a union).
+func (p *shopPlanner) seeksEach(branches *types.Array) (bool, error) {
+	if err := p.loadIndexes(); err != nil {
+		return false, err
+	}
+
+	for i := 0; i < branches.Len(); i++ {
+		doc, _ := shopGet(branches.Get(i)).(*types.Document)
+		if doc == nil || !slices.ContainsFunc(doc.Keys(), func(k string) bool {
+			return p.leading[k] || (k == "_id" && p.idOrdered)
+		}) {
+			return false, nil
+		}
+	}
+
+	return true, nil
 }
 
 // document converts a filter document (its keys are ANDed).
@@ -548,25 +634,25 @@ func shopScalar(v any) (int, any, bool) {
 	}
 }
 
-// orderBy is the ORDER BY of a sort on one top-level field, optionally with _id as the tie-breaker, when SQLite's
-// order is MongoDB's for every document; empty otherwise (the handler sorts). That takes an order index leading
-// with each field: it answers, by a seek, whether any document holds a value SQLite orders otherwise (a misfit), and
-// gives SQLite the rows in order.
-func (p *shopPlanner) orderBy(sort *types.Document) (string, error) {
+// orderBy is the ORDER BY's terms of a sort on one top-level field, optionally with _id as the tie-breaker, when
+// SQLite's order is MongoDB's for every document; none otherwise (the handler sorts). That takes an order index
+// leading with each field: it answers, by a seek, whether any document holds a value SQLite orders otherwise (a
+// misfit), and gives SQLite the rows in order.
+func (p *shopPlanner) orderBy(sort *types.Document) ([]shopSortKey, error) {
 	keys := sort.Keys()
 
 	switch {
 	case len(keys) == 1:
 	case len(keys) == 2 && keys[1] == "_id" && keys[0] != "_id":
 	default:
-		return "", nil
+		return nil, nil
 	}
 
 	if err := p.loadIndexes(); err != nil {
-		return "", err
+		return nil, err
 	}
 
-	var terms []string
+	var terms []shopSortKey
 
 	for _, field := range keys {
 		indexed := p.leading[field]
@@ -575,29 +661,37 @@ func (p *shopPlanner) orderBy(sort *types.Document) (string, error) {
 		}
 
 		if !indexed || !metadata.ShopPlainField.MatchString(field) {
-			return "", nil
+			return nil, nil
 		}
 
 		misfit, err := p.exists(fmt.Sprintf(`%s IN %s`, metadata.ShopRank(field), metadata.ShopRankMisfits))
 		if err != nil || misfit {
-			return "", err
+			return nil, err
 		}
 
-		dir := ""
-		if v, _ := sort.Get(field); v == int64(-1) {
-			dir = " DESC"
-		}
+		v, _ := sort.Get(field)
+		desc := v == int64(-1)
 
 		// A rank the WHERE clause fixes is left out: SQLite does not see that an equality on an index's expression
 		// leaves the index's order to the next column, and would sort.
 		if !p.pinned[field] {
-			terms = append(terms, metadata.ShopRank(field)+dir)
+			terms = append(terms, shopSortKey{metadata.ShopRank(field), desc})
 		}
 
-		terms = append(terms, metadata.ShopValue(field)+dir)
+		terms = append(terms, shopSortKey{metadata.ShopValue(field), desc})
 	}
 
-	return " ORDER BY " + strings.Join(terms, ", "), nil
+	return terms, nil
+}
+
+// shopJoin is a list of sort terms as SQL.
+func shopJoin(keys []shopSortKey) string {
+	terms := make([]string, len(keys))
+	for i, k := range keys {
+		terms[i] = k.String()
+	}
+
+	return strings.Join(terms, ", ")
 }
 
 // shopGet returns v, ignoring err (for values whose presence is known).
