@@ -5,11 +5,11 @@ import { OrderLocks } from '../orders/order-locks';
 import { customerKeys, Order, REPLACED_ORDER_INDEXES, type LeanOrder } from '../orders/order.schema';
 
 /**
- * The admin's search, kept up to date at each start, in the background (the service is ready meanwhile): the search
- * indexes an earlier version declared are dropped, and orders placed before the search get its lower-cased buyer
- * fields (customerName, customerEmail; those orders are found once it is done). Each is written under the order's lock, as every write to an order is (FerretDB applies no update
- * atomically, so an unlocked write could undo a status change made at the same moment). Idempotent: a second run,
- * or two replicas at once, write the same values.
+ * The admin's search, brought up to date at each start, in the background (the service is ready meanwhile): the
+ * search indexes an earlier version declared are dropped, and orders placed before the search get its lower-cased
+ * buyer fields (customerName, customerEmail; those orders are found once it is done). Each order is written under its
+ * lock, as every write to an order is (FerretDB applies no update atomically, so an unlocked write could undo a
+ * status change made at the same moment). Idempotent: a second run, or two replicas at once, write the same values.
  */
 @Injectable()
 export class SearchKeysBackfill implements OnApplicationBootstrap {
@@ -50,7 +50,7 @@ export class SearchKeysBackfill implements OnApplicationBootstrap {
 
   /** Adds the keys to every order without them; resolves with how many it wrote. */
   async run(): Promise<number> {
-    // `null` matches a missing field too, and is a seek in the {customerName, _id} index on both servers; the dev
+    // `null` matches a missing field too, and is a seek in the search index on customerName on both servers; the dev
     // server cannot serve `$exists: false` from an index and read every order at each start (a time-out at 100,000).
     const cursor = this.orders
       .find({ customerName: null }, { user: 1 })
