@@ -41,15 +41,6 @@ func (s *shopSchemaLocks) lock(dbName string) (unlock func()) {
 	return l.Unlock
 }
 
-// shopCollectionExists says, under the registry's read lock, whether the collection exists: an insert asks to create
-// its collection every time, and this answers it without waiting for the schema lock of its database.
-func (r *Registry) shopCollectionExists(dbName, collectionName string) bool {
-	r.rw.RLock()
-	defer r.rw.RUnlock()
-
-	return r.colls[dbName][collectionName] != nil
-}
-
 // shopIndexesCreate is IndexesCreate's work: the caller holds dbName's schema lock, and the registry's lock is held
 // only to create the collection if needed and copy its metadata, then to store the new metadata; SQLite's CREATE
 // INDEX work, seconds on a big collection, runs without it, so requests to other databases, and reads, go on.
