@@ -34,6 +34,8 @@ const NAMES = BUILD.map((i) =>
 const BASE = Date.UTC(2025, 0, 1);
 
 type Order = { _id: number; user: { _id: string }; status: string; n: number; t: Date; note: string };
+type Event = { _id: string; kind: string };
+type Product = { _id: string; name: string; price: number };
 
 function order(i: number): Order {
   const status = ['Paid', 'Shipped', 'Delivered'][i % 3];
@@ -50,6 +52,8 @@ describe('the dev MongoDB-wire server: an index build does not stall the other d
   let client: MongoClient;
   const ordersDb = (): Db => client.db('shop_lock_orders');
   const catalogDb = (): Db => client.db('shop_lock_catalog');
+  const events = () => ordersDb().collection<Event>('events');
+  const products = () => catalogDb().collection<Product>('products');
   const indexNames = async () => (await ordersDb().collection('orders').indexes()).map((i) => i.name).sort();
 
   /** Sends the build on a connection of its own; `done` is when it answered. */
@@ -104,12 +108,10 @@ describe('the dev MongoDB-wire server: an index build does not stall the other d
         .collection<Order>('orders')
         .insertMany(Array.from({ length: 5000 }, (_, k) => order(start + k)));
     }
-    await ordersDb()
-      .collection('events')
-      .insertMany([{ _id: 'e1', kind: 'placed' } as object]);
-    await catalogDb()
-      .collection('products')
-      .insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `p${i}`, name: `product ${i}`, price: i })));
+    await events().insertMany([{ _id: 'e1', kind: 'placed' }]);
+    await products().insertMany(
+      Array.from({ length: 50 }, (_, i) => ({ _id: `p${i}`, name: `product ${i}`, price: i })),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -123,15 +125,11 @@ describe('the dev MongoDB-wire server: an index build does not stall the other d
     const probes = await probeDuring(build, {
       'ping (other db)': () => catalogDb().command({ ping: 1 }),
       'find (other db)': () =>
-        catalogDb()
-          .collection('products')
+        products()
           .find({ price: { $gte: 40 } })
           .toArray(),
       'insert (other db)': () => catalogDb().collection('carts').insertOne({ at: new Date() }),
-      'find (same db, other collection)': () =>
-        ordersDb()
-          .collection('events')
-          .findOne({ _id: 'e1' as never }),
+      'find (same db, other collection)': () => events().findOne({ _id: 'e1' }),
       'listCollections (same db)': () => ordersDb().listCollections().toArray(),
     });
     expect(await build.outcome).toEqual(NAMES);
@@ -168,13 +166,11 @@ describe('the dev MongoDB-wire server: an index build does not stall the other d
     const build = await startBuild();
     await sleep(300);
     const t0 = Date.now();
-    await ordersDb()
-      .collection('events')
-      .insertOne({ _id: 'e2', kind: 'paid' } as object);
+    await events().insertOne({ _id: 'e2', kind: 'paid' });
     const waited = Date.now() - t0;
     await build.outcome;
     console.log(`a write to the building database waited ${waited} ms of a ${build.done() - build.started} ms build`);
-    expect(await ordersDb().collection('events').countDocuments()).toBe(2);
+    expect(await events().countDocuments()).toBe(2);
     expect(await indexNames()).toEqual(['_id_', ...NAMES].sort());
   }, 60_000);
 
