@@ -7,6 +7,7 @@ export * from './bootstrap/service-defaults.module';
 export * from './config/service-config';
 export * from './config/service-config.module';
 export * from './database/database-reachable';
+export * from './database/indexes-built';
 export * from './database/mongo-errors';
 export * from './errors/all-exceptions.filter';
 export * from './errors/error-body';

@@ -24,7 +24,7 @@ import {
   type ReservedLine,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
+import { EventBus, isDuplicateKeyError, indexesBuilt } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf } from '../config/asset-urls';
@@ -203,7 +203,7 @@ export class StockService implements OnModuleInit {
 
   /** The unique indexes must exist before the first write relies on them. */
   async onModuleInit(): Promise<void> {
-    await Promise.all([this.reservations.init(), this.products.init()]);
+    await indexesBuilt([this.reservations, this.products]);
   }
 
   // ------------------------------------------------------------------ pricing (cart and checkout)

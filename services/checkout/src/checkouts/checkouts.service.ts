@@ -29,7 +29,7 @@ import {
   type ReserveStockRequest,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter } from '@shop/nest-common';
+import { isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter, indexesBuilt } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import { CheckoutConfig } from '../config/checkout.config';
 import { CATALOG, IDENTITY, ORDERS } from '../peers/peers';
@@ -83,7 +83,7 @@ export class CheckoutsService implements OnModuleInit {
 
   /** The unique index on payments must exist before the first payment relies on it. */
   async onModuleInit(): Promise<void> {
-    await Promise.all([this.payments.init(), this.checkouts.init()]);
+    await indexesBuilt([this.payments, this.checkouts]);
   }
 
   // ------------------------------------------------------------------ create

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { DISCOUNT_MESSAGES, toPence, type DiscountCodeJson } from '@shop/contracts';
-import { isDuplicateKeyError } from '@shop/nest-common';
+import { isDuplicateKeyError, indexesBuilt } from '@shop/nest-common';
 import type { FilterQuery, Model } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Checkout, type LeanCheckout } from '../checkouts/checkout.schema';
@@ -71,7 +71,7 @@ export class DiscountsService implements OnModuleInit {
 
   /** The unique indexes must exist before the first claim relies on them. */
   async onModuleInit(): Promise<void> {
-    await Promise.all([this.codes.init(), this.slots.init(), this.uses.init()]);
+    await indexesBuilt([this.codes, this.slots, this.uses]);
   }
 
   // ------------------------------------------------------------------ admin

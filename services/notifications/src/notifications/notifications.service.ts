@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, type Counter } from '@shop/nest-common';
+import { isDuplicateKeyError, Metrics, type Counter, indexesBuilt } from '@shop/nest-common';
 import type { Model, Types } from 'mongoose';
 import { NotificationsConfig } from '../config/notifications.config';
 import { MailTemplates, type MailKind } from '../mail/mail-templates';
@@ -58,7 +58,7 @@ export class NotificationsService implements OnModuleInit {
 
   /** The unique index on {eventId, kind} must exist before the first claim relies on it. */
   async onModuleInit(): Promise<void> {
-    await this.sent.init();
+    await indexesBuilt([this.sent]);
   }
 
   /** Sends what `compose` makes of the event (or logs why nothing). Throws when it must be retried. */

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { indexesBuilt } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import type { StoredCart } from '../cart.model';
 import type { CartStore } from './cart-store';
@@ -29,7 +30,7 @@ export class MongoCartStore implements CartStore, OnModuleInit {
 
   /** The unique index on `user` must exist before the first upsert relies on it. */
   async onModuleInit(): Promise<void> {
-    await this.carts.init();
+    await indexesBuilt([this.carts]);
   }
 
   async load(userId: string): Promise<StoredCart | null> {
