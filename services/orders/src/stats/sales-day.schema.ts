@@ -1,0 +1,32 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { OrderSchema } from '../orders/order.schema';
+
+/**
+ * One UTC day that has orders, as the dashboard reads it (SalesDays): how many orders were placed on it and what
+ * they earn (pence; revenue.ts says what earns). Derived from the orders, never the source of truth: each document
+ * is recomputed whole from the day's orders, never incremented, so a recompute is exact whenever it runs.
+ */
+@Schema({ collection: 'sales_days', versionKey: false })
+export class SalesDay {
+  /** The day, `YYYY-MM-DD` (UTC). */
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true, min: 1 }) orders!: number;
+  @Prop({ required: true, min: 0 }) revenuePence!: number;
+  /** When it was last recomputed (for whoever wonders how fresh a day is). */
+  @Prop({ required: true }) computedAt!: Date;
+}
+
+export const SalesDaySchema = SchemaFactory.createForClass(SalesDay);
+
+/**
+ * Up to when the sales days have followed the orders (`at`): the start of the last catch-up that completed. Absent
+ * until the days are first built from the orders there are.
+ */
+export const SALES_DAYS_WATERMARK = { collection: 'read_model_watermarks', id: 'sales_days' } as const;
+
+/**
+ * The catch-up asks for the orders changed since the watermark: a range on `updatedAt`, which this index serves (on
+ * the development FerretDB too, whose patches push ranges on indexed top-level fields down to SQLite). Declared here,
+ * beside its only reader, on the orders' schema, before the orders' model is compiled (at module set-up).
+ */
+OrderSchema.index({ updatedAt: 1 });
