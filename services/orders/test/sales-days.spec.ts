@@ -177,6 +177,21 @@ describe('orders: the dashboard from its sales days', () => {
     ).toMatchObject({ createdAt: fiveDaysAgo.createdAt });
   });
 
+  it('recomputes only the days of what changed since the last read, not of all it finds within the overlap', async () => {
+    const salesDays = h.svc.app.get(SalesDays);
+    await stats();
+    const recompute = jest.spyOn(salesDays, 'recomputeDay');
+    try {
+      await stats();
+      expect(recompute).not.toHaveBeenCalled();
+      const { order } = await h.create(withoutPayPalPayment(paidCheckout()));
+      await stats();
+      expect(recompute.mock.calls).toEqual([[new Date(order.createdAt).toISOString().slice(0, 10)]]);
+    } finally {
+      recompute.mockRestore();
+    }
+  });
+
   it('answers 503 while the days are first built, then the figures of every order', async () => {
     // As on the first start over existing orders: no watermark. The oldest day's lock held a moment keeps the build
     // from finishing before the read gives up waiting for it.
