@@ -7,7 +7,7 @@ import { waitFor } from '@shop/nest-common/testing';
 import type Redis from 'ioredis';
 import { Types } from 'mongoose';
 import { ORDER_REMOVALS } from '../src/orders/order-removals';
-import { SALES_DAYS_WATERMARK } from '../src/stats/sales-day.schema';
+import { rebuildSalesDays } from '../src/stats/sales-day.schema';
 import { SALES_DAYS_BUILDING, SalesDays } from '../src/stats/sales-days';
 import { ADMIN, paidCheckout, startOrders, withoutPayPalPayment, type OrdersHarness } from './orders.fixtures';
 
@@ -193,9 +193,9 @@ describe('orders: the dashboard from its sales days', () => {
   });
 
   it('answers 503 while the days are first built, then the figures of every order', async () => {
-    // As on the first start over existing orders: no watermark. The oldest day's lock held a moment keeps the build
+    // As on the first start over existing orders, or after the synthetic seed: no watermark. The oldest day's lock held a moment keeps the build
     // from finishing before the read gives up waiting for it.
-    await h.orders.db.collection(SALES_DAYS_WATERMARK.collection).deleteMany({});
+    await rebuildSalesDays(h.orders.db);
     const oldest = (await allOrders()).map((o) => o.createdAt.toISOString().slice(0, 10)).sort()[0];
     const redis = h.svc.app.get<Redis>(REDIS);
     await redis.set(`${h.svc.namespace}orders:sales-day:${oldest}`, 'a test', 'PX', 3500);

@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { OrderSchema } from '../orders/order.schema';
 
 /**
@@ -23,6 +24,17 @@ export const SalesDaySchema = SchemaFactory.createForClass(SalesDay);
  * until the days are first built from the orders there are.
  */
 export const SALES_DAYS_WATERMARK = { collection: 'read_model_watermarks', id: 'sales_days' } as const;
+
+/**
+ * For a program that writes orders behind the service's back (the synthetic orders' seed and removal, which stamp no
+ * `updatedAt` the catch-up would find and record no removal): forgets the watermark, so that the service builds every
+ * day again in the background (the dashboard answers 503 meanwhile).
+ */
+export async function rebuildSalesDays(connection: Connection): Promise<void> {
+  await connection
+    .collection<{ _id: string }>(SALES_DAYS_WATERMARK.collection)
+    .deleteOne({ _id: SALES_DAYS_WATERMARK.id });
+}
 
 /**
  * The catch-up asks for the orders changed since the watermark: a range on `updatedAt`, which this index serves (on

@@ -198,7 +198,7 @@ export class SalesDays implements OnModuleInit, OnApplicationBootstrap, OnApplic
     for (const day of [...days].sort()) await this.recomputeDay(day);
     for (const write of writes) this.counted.set(write.key, write.at.getTime());
     for (const [key, at] of this.counted) if (at <= since.getTime()) this.counted.delete(key);
-    await this.setWatermark(startedAt);
+    await this.moveWatermark(watermark, startedAt);
     return true;
   }
 
@@ -250,11 +250,17 @@ export class SalesDays implements OnModuleInit, OnApplicationBootstrap, OnApplic
     return (await this.watermarks().findOne({ _id: SALES_DAYS_WATERMARK.id }))?.at;
   }
 
-  /**
-   * Replaced, not conditionally moved: two catch-ups (replicas) finishing out of order can set it back a little,
-   * which only makes the next one look further back; never past what a finished catch-up covered.
-   */
+  /** Set by a build: every day is counted as of `at`. */
   private async setWatermark(at: Date): Promise<void> {
     await this.watermarks().replaceOne({ _id: SALES_DAYS_WATERMARK.id }, { at }, { upsert: true });
+  }
+
+  /**
+   * Moved by a catch-up, only from where it read it and never recreated: a watermark forgotten meanwhile (the
+   * synthetic seed, rebuildSalesDays) stays forgotten, so the build runs. Not atomic on FerretDB, and need not be: two
+   * catch-ups that race leave one of their starts, and either is covered.
+   */
+  private async moveWatermark(from: Date, to: Date): Promise<void> {
+    await this.watermarks().updateOne({ _id: SALES_DAYS_WATERMARK.id, at: from }, { $set: { at: to } });
   }
 }
