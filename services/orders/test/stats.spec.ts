@@ -48,9 +48,10 @@ describe('orders: the admin dashboard', () => {
       // Once the placed event is out: its relay rewrites the whole order (FerretDB applies no update atomically), so
       // a date set while it runs can be written back over (a clean-clone run saw the 3-days-old order count as today).
       await waitFor('the placed event out', async () => !(await h.orders.findById(order._id).lean())!.outboxPending);
+      // Stamped as changed, as every write of the service stamps it: the dashboard's days follow `updatedAt`.
       await h.orders.collection.updateOne(
         { _id: new Types.ObjectId(order._id) },
-        { $set: { createdAt: new Date(Date.now() - daysAgo * DAY_MS) } },
+        { $set: { createdAt: new Date(Date.now() - daysAgo * DAY_MS), updatedAt: new Date() } },
       );
     }
     return order;

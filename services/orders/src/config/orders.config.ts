@@ -33,4 +33,14 @@ export class OrdersConfig extends ServiceConfig {
   @Min(50)
   @Max(3_600_000)
   REFUND_CHECK_MS = 30_000;
+
+  /**
+   * How often this replica brings the dashboard's sales days up to date with the orders changed since (ms;
+   * stats/sales-days.ts). Every dashboard read does so too: this keeps what is left for that read small.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(3_600_000)
+  SALES_DAYS_SWEEP_MS = 30_000;
 }

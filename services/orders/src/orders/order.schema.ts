@@ -169,6 +169,8 @@ export const OrderSchema = SchemaFactory.createForClass(Order);
 // A customer's orders and the admin's lists, newest first.
 OrderSchema.index({ 'user._id': 1, createdAt: -1 });
 OrderSchema.index({ createdAt: -1 });
+// The dashboard's catch-up: the orders changed since its watermark (stats/sales-days.ts), a range on updatedAt.
+OrderSchema.index({ updatedAt: 1 });
 // The admin's list (admin-orders/): each filter with the default order, and each other sort (ties by _id).
 OrderSchema.index({ status: 1, createdAt: -1 });
 OrderSchema.index({ isPaid: 1, createdAt: -1 });

@@ -23,6 +23,7 @@ import { Readable } from 'node:stream';
 import { CheckoutPayments } from '../checkout/checkout-payments';
 import { OrdersConfig } from '../config/orders.config';
 import { OrderLocks } from './order-locks';
+import { recordRemoval } from './order-removals';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
 import { statusChange, statusHistoryOf, type StatusEntry } from './order-status';
 import { forBuyer, toOrderJson } from './order.mapper';
@@ -429,7 +430,7 @@ export class OrdersService implements OnModuleInit {
   /**
    * Removes an order, but never an event with it: events still waiting in its outbox are published first
    * (outside the lock, which the relay takes itself to mark them published), and if the broker cannot take
-   * them now the removal is refused with a 503.
+   * them now the removal is refused with a 503. The removal is recorded (order-removals.ts) for the dashboard.
    */
   async remove(id: string): Promise<void> {
     try {
@@ -439,10 +440,15 @@ export class OrdersService implements OnModuleInit {
       throw new ServiceUnavailableException(EVENTS_PENDING);
     }
     await this.locks.withOrder(id, async () => {
-      const order = await this.orders.findById(id, { outbox: 1 }).lean<Pick<LeanOrder, '_id' | 'outbox'>>().exec();
+      const order = await this.orders
+        .findById(id, { outbox: 1, createdAt: 1 })
+        .lean<Pick<LeanOrder, '_id' | 'outbox' | 'createdAt'>>()
+        .exec();
       if (!order) throw new NotFoundException(ORDER_MESSAGES.notFound);
       // An event stored since the relay above (a cancellation a moment ago) must go out first too.
       if (order.outbox.some((e) => !e.publishedAt)) throw new ServiceUnavailableException(EVENTS_PENDING);
+      // The dashboard's day of the order learns of the removal from this record (the order leaves nothing else).
+      await recordRemoval(this.orders.db, order);
       await this.orders.deleteOne({ _id: order._id }).exec();
     });
     this.logger.log({ msg: 'order removed', orderId: id });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import mongoose from 'mongoose';
 import { Order, OrderSchema } from '../orders/order.schema';
+import { rebuildSalesDays } from '../stats/sales-day.schema';
 import { removeSyntheticOrders, seedSyntheticOrders } from './synthetic-orders';
 
 /**
@@ -18,11 +19,15 @@ async function main() {
   try {
     const orders = connection.model(Order.name, OrderSchema);
     if (remove) {
-      console.log(`orders: removed ${await removeSyntheticOrders(orders)} synthetic orders`);
+      const removed = await removeSyntheticOrders(orders);
+      if (removed) await rebuildSalesDays(connection);
+      console.log(`orders: removed ${removed} synthetic orders`);
       return;
     }
     const started = Date.now();
     const { inserted } = await seedSyntheticOrders(orders, Number(count![1]));
+    // Orders dated up to a year back, last changed then: the dashboard's days are built again to count them.
+    if (inserted) await rebuildSalesDays(connection);
     console.log(`orders: seeded ${inserted} synthetic orders (${count![1]} wanted) in ${Date.now() - started} ms`);
   } finally {
     await connection.close();

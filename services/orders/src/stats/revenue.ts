@@ -13,14 +13,21 @@ export interface RevenueFields {
   statusHistory?: StatusEntryExtras[];
 }
 
+/** The projection that reads RevenueFields of an order. */
+export const REVENUE_PROJECTION = { createdAt: 1, totalPence: 1, isPaid: 1, status: 1, statusHistory: 1 } as const;
+
+/** A set of orders' figures: how many were placed, and what they earn (pence). */
+export interface Sales {
+  orders: number;
+  revenuePence: number;
+}
+
 /**
  * SPEC §9 / API.md: revenue is the totals of paid orders that were not cancelled, net of refunds (issue 25). A
  * cancelled order earns nothing whether or not a refund is recorded on it: cancelling a paid order refunds it in
  * full, and one cancelled before refunds were made through PayPal was refunded by hand or is owed back. A refund
  * recorded on an order that is not cancelled (a partial one) is taken off its total, never below zero.
  */
-export const EARNS_REVENUE = { isPaid: true, status: { $ne: 'Cancelled' } } as const;
-
 export function earnsRevenue(order: Pick<RevenueFields, 'isPaid' | 'status'>): boolean {
   return order.isPaid && order.status !== 'Cancelled';
 }
@@ -35,6 +42,28 @@ export function revenuePenceOf(order: RevenueFields): number {
   return earnsRevenue(order) ? Math.max(0, order.totalPence - refundsPence(order)) : 0;
 }
 
+/** The orders' count (cancelled ones too) and what they earn. */
+export function salesOf(orders: RevenueFields[]): Sales {
+  return orders.reduce(
+    (sum, order) => ({ orders: sum.orders + 1, revenuePence: sum.revenuePence + revenuePenceOf(order) }),
+    {
+      orders: 0,
+      revenuePence: 0,
+    },
+  );
+}
+
+/** The UTC day of a time: `YYYY-MM-DD`. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The first instant of a UTC day (`YYYY-MM-DD`) and the first of the day after. */
+export function dayBounds(day: string): { start: Date; end: Date } {
+  const start = new Date(`${day}T00:00:00.000Z`);
+  return { start, end: new Date(start.getTime() + DAY_MS) };
+}
+
 /** Midnight (UTC) of the first of the last `days` days, today included. */
 export function firstDayOf(now: Date, days = STATS_DAYS): Date {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -43,22 +72,14 @@ export function firstDayOf(now: Date, days = STATS_DAYS): Date {
 
 /**
  * The last `days` UTC days, oldest first, every day present: each day's revenue (paid, not cancelled, net of
- * refunds, counted on the day the order was placed) and
- * how many orders were placed on it (cancelled ones too). Computed here rather than in an aggregation:
- * the MongoDB-wire server of dev and tests has no date operators (PITFALLS §3.8).
+ * refunds, counted on the day the order was placed) and how many orders were placed on it (cancelled ones too),
+ * from the figures of each day that has orders (`byDay`, keyed `YYYY-MM-DD`).
  */
-export function revenueByDay(orders: RevenueFields[], now: Date, days = STATS_DAYS): RevenueDayJson[] {
+export function revenueByDay(byDay: ReadonlyMap<string, Sales>, now: Date, days = STATS_DAYS): RevenueDayJson[] {
   const first = firstDayOf(now, days).getTime();
-  const totals = Array.from({ length: days }, () => ({ pence: 0, orders: 0 }));
-  for (const order of orders) {
-    const day = totals[Math.floor((order.createdAt.getTime() - first) / DAY_MS)];
-    if (!day) continue;
-    day.orders += 1;
-    day.pence += revenuePenceOf(order);
-  }
-  return totals.map((day, i) => ({
-    date: new Date(first + i * DAY_MS).toISOString().slice(0, 10),
-    revenue: toPounds(day.pence),
-    orders: day.orders,
-  }));
+  return Array.from({ length: days }, (_, i) => {
+    const date = utcDay(new Date(first + i * DAY_MS));
+    const sales = byDay.get(date);
+    return { date, revenue: toPounds(sales?.revenuePence ?? 0), orders: sales?.orders ?? 0 };
+  });
 }

@@ -5,63 +5,41 @@ import type { Model } from 'mongoose';
 import { CatalogProducts } from '../catalog/catalog-products';
 import { toOrderJson } from '../orders/order.mapper';
 import { NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from '../orders/order.schema';
-import { EARNS_REVENUE, firstDayOf, revenueByDay, revenuePenceOf, type RevenueFields } from './revenue';
+import { revenueByDay, type Sales } from './revenue';
+import { SalesDays } from './sales-days';
 
-/** The admin dashboard's figures. Every part is read at once; the catalog's count is the only remote one. */
+/**
+ * The admin dashboard's figures. The revenue, the order count and the last days come from the sales days (one small
+ * document per day that has orders, kept current by SalesDays), never from every order ever placed; the recent
+ * orders are an indexed page; the catalog's count is the only remote figure.
+ */
 @Injectable()
 export class StatsService {
   private readonly logger = new Logger(StatsService.name);
 
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly salesDays: SalesDays,
     private readonly catalog: CatalogProducts,
   ) {}
 
   async adminStats(now = new Date()): Promise<AdminStatsJson> {
-    const [revenuePence, orders, products, recent, ofLastDays] = await Promise.all([
-      this.revenuePence(),
-      this.orders.countDocuments().exec(),
+    const [days, products, recent] = await Promise.all([
+      this.salesDays.all(),
       this.productCount(),
       this.orders.find({}, ORDER_PROJECTION).sort(NEWEST_FIRST).limit(RECENT_ORDERS).lean<LeanOrder[]>().exec(),
-      this.orders
-        .find(
-          { createdAt: { $gte: firstDayOf(now, STATS_DAYS) } },
-          { createdAt: 1, totalPence: 1, isPaid: 1, status: 1, statusHistory: 1 },
-        )
-        .lean<RevenueFields[]>()
-        .exec(),
     ]);
+    const total = days.reduce(
+      (sum, day) => ({ orders: sum.orders + day.orders, revenuePence: sum.revenuePence + day.revenuePence }),
+      { orders: 0, revenuePence: 0 },
+    );
     return {
-      revenue: toPounds(revenuePence),
-      orders,
+      revenue: toPounds(total.revenuePence),
+      orders: total.orders,
       products,
       recentOrders: recent.map(toOrderJson),
-      revenueByDay: revenueByDay(ofLastDays, now, STATS_DAYS),
+      revenueByDay: revenueByDay(new Map<string, Sales>(days.map((day) => [day._id, day])), now, STATS_DAYS),
     };
-  }
-
-  /**
-   * Summed by the database ($match + $group with $sum: the accumulator both MongoDB and FerretDB serve), less the
-   * refunds of the few orders that record one, read and taken off here (revenuePenceOf: never below zero).
-   */
-  private async revenuePence(): Promise<number> {
-    const [[sum], refunded] = await Promise.all([
-      this.orders
-        .aggregate<{ pence: number }>([
-          { $match: EARNS_REVENUE },
-          { $group: { _id: null, pence: { $sum: '$totalPence' } } },
-        ])
-        .exec(),
-      this.orders
-        .find(
-          { ...EARNS_REVENUE, 'statusHistory.refund': { $exists: true } },
-          { createdAt: 1, totalPence: 1, isPaid: 1, status: 1, statusHistory: 1 },
-        )
-        .lean<RevenueFields[]>()
-        .exec(),
-    ]);
-    const refunds = refunded.reduce((off, order) => off + order.totalPence - revenuePenceOf(order), 0);
-    return (sum?.pence ?? 0) - refunds;
   }
 
   /** The catalog's count, or null when it does not answer: a dashboard never fails for one figure. */
