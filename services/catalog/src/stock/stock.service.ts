@@ -24,7 +24,7 @@ import {
   type ReservedLine,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { EventBus, isDuplicateKeyError, indexesBuilt } from '@shop/nest-common';
+import { EventBus, indexesBuilt, isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf } from '../config/asset-urls';

@@ -29,7 +29,7 @@ import {
   type ReserveStockRequest,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter, indexesBuilt } from '@shop/nest-common';
+import { indexesBuilt, isDuplicateKeyError, Metrics, RpcClient, type AuthUser, type Counter } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import { CheckoutConfig } from '../config/checkout.config';
 import { CATALOG, IDENTITY, ORDERS } from '../peers/peers';

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { DISCOUNT_MESSAGES, toPence, type DiscountCodeJson } from '@shop/contracts';
-import { isDuplicateKeyError, indexesBuilt } from '@shop/nest-common';
+import { indexesBuilt, isDuplicateKeyError } from '@shop/nest-common';
 import type { FilterQuery, Model } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Checkout, type LeanCheckout } from '../checkouts/checkout.schema';

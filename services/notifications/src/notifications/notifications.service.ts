@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EventEnvelope } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, type Counter, indexesBuilt } from '@shop/nest-common';
+import { indexesBuilt, isDuplicateKeyError, Metrics, type Counter } from '@shop/nest-common';
 import type { Model, Types } from 'mongoose';
 import { NotificationsConfig } from '../config/notifications.config';
 import { MailTemplates, type MailKind } from '../mail/mail-templates';

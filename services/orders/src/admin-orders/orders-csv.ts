@@ -1,6 +1,7 @@
 import { ADMIN_ORDERS_CSV_COLUMNS } from '@shop/contracts';
 import type { StatusEntryExtras } from '../orders/order.mapper';
 import type { LeanOrder } from '../orders/order.schema';
+import { refundsPence } from '../stats/revenue';
 
 /** A spreadsheet reads a cell starting with one of these as a formula (CSV injection): such text is defused. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -47,15 +48,10 @@ export type CsvOrder = Pick<
   | 'createdAt'
 > & { statusHistory?: Array<StatusEntryExtras> };
 
-/** The refunds an order's history records, in pence. */
-export function refundedPence(order: Pick<CsvOrder, 'statusHistory'>): number {
-  return (order.statusHistory ?? []).reduce((sum, entry) => sum + (entry.refund?.amountPence ?? 0), 0);
-}
-
 /** The CSV rows of one order: one per line, each ending in CRLF; the order's fields repeated on each. */
 export function orderRows(order: CsvOrder): string {
   const subtotal = order.subtotalPence ?? order.totalPence;
-  const refunded = refundedPence(order);
+  const refunded = refundsPence(order);
   let rows = '';
   for (const line of order.orderItems) {
     const cells = [

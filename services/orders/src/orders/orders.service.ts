@@ -17,7 +17,7 @@ import {
   type OrderStatus,
   type RefundOrderPaymentResponse,
 } from '@shop/contracts';
-import { isDuplicateKeyError, Metrics, type AuthUser, type Counter, indexesBuilt } from '@shop/nest-common';
+import { indexesBuilt, isDuplicateKeyError, Metrics, type AuthUser, type Counter } from '@shop/nest-common';
 import { mongo, Types, type FilterQuery, type Model, type UpdateQuery } from 'mongoose';
 import { Readable } from 'node:stream';
 import { CheckoutPayments } from '../checkout/checkout-payments';
