@@ -15,7 +15,7 @@ import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { AUTH_MESSAGES, ROLES, type Role, type TokenClaims } from '@shop/contracts';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ApiErrors, BEARER_SCHEME } from '../openapi/decorators';
 import { TokenRevocations } from './token-revocations';
 
@@ -26,12 +26,12 @@ export interface AuthUser {
   name: string;
 }
 
-export type AuthenticatedRequest = Request & { user?: AuthUser };
+export type AuthenticatedRequest = FastifyRequest & { user?: AuthUser };
 
 const ROLES_KEY = 'shop:roles';
 const OPTIONAL_KEY = 'shop:auth-optional';
 
-function bearerToken(req: Request): string | undefined {
+function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -1,4 +1,6 @@
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { BROKEN_TEXT } from '@shop/contracts';
+import type { FastifyInstance } from 'fastify';
 
 /** Deepest JSON a request body may be: every body of the API is a few levels deep. */
 export const MAX_JSON_DEPTH = 32;
@@ -7,6 +9,8 @@ export const JSON_BODY_MESSAGES = {
   tooDeep: 'Request body is nested too deeply',
   invalidText: 'Request body contains invalid text (a broken character or a NUL)',
 } as const;
+
+const MALFORMED_JSON = 'Malformed JSON in request body';
 
 /**
  * Why a parsed JSON body is refused before any validation sees it, or undefined when it is fine: nested deeper
@@ -34,4 +38,33 @@ export function jsonBodyProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): stri
     }
   }
   return undefined;
+}
+
+/** Largest JSON body a service reads (the gateway enforces its own limit first). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The services' one body parser, on Fastify: `application/json` only (UTF-8), at most `limit` bytes (413), an object
+ * or an array (400 otherwise, as are malformed JSON and a `__proto__` key), refused by {@link jsonBodyProblem} before
+ * any validation sees it; an empty body is `{}`. Any other content type is left unread (`body` undefined) for the
+ * route that wants it — an upload's multipart body is streamed by its own interceptor — or for validation to refuse.
+ */
+export function parseJsonBodies(app: FastifyInstance, limit = JSON_BODY_LIMIT): void {
+  const parse = app.getDefaultJsonParser('error', 'ignore');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limit }, (req, body, done) => {
+    const text = body as string; // parseAs: 'string'
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
+    if (charset && !/^utf-?8$/i.test(charset))
+      return done(new UnsupportedMediaTypeException('Unsupported request body encoding'), undefined);
+    if (text === '') return done(null, {});
+    const first = /\S/.exec(text)?.[0];
+    if (first !== '{' && first !== '[') return done(new BadRequestException(MALFORMED_JSON), undefined);
+    parse(req, text, (err, value) => {
+      if (err) return done(new BadRequestException(MALFORMED_JSON), undefined);
+      const problem = jsonBodyProblem(value);
+      done(problem ? new BadRequestException(problem) : null, value);
+    });
+  });
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 }

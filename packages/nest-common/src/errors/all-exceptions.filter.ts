@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { throwError } from 'rxjs';
 import { acknowledgeRpc } from '../rpc/rpc-ack';
 import { toApiError } from './error-body';
@@ -25,8 +25,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       acknowledgeRpc(host.switchToRpc().getContext());
       return throwError(() => body);
     }
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) return;
-    res.status(body.statusCode).json(body);
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (reply.sent) return;
+    void reply.status(body.statusCode).send(body);
   }
 }

@@ -1,10 +1,4 @@
-export {
-  httpMetrics,
-  httpRequestRecorder,
-  routeTemplate,
-  UNMATCHED_ROUTE,
-  type HttpRequestRecorder,
-} from './http-metrics';
+export { httpMetrics, routeTemplate, UNMATCHED_ROUTE } from './http-metrics';
 export { MessagingMetrics, type DeadLetterReason } from './messaging-metrics';
 export { MetricsModule } from './metrics.module';
 export { LATENCY_BUCKETS, Metrics, secondsSince, type Counter, type Histogram } from './metrics';
