@@ -1,13 +1,15 @@
 // The server end of the framework two-hop (scripts/bench/cart.mjs; framework-proxy.mjs in front of it): a NestJS
-// application on its default Express adapter with one controller that does what bare-cart-server.mjs does — a GET:
-// one Redis GET; any other method: one GET and one SET … EX — and returns the same cart JSON. No middleware, guard,
-// pipe, body validation or logging: the least a NestJS service answering a cart costs. Its own process.
+// application on the Fastify adapter the services run on (nest-common's bootstrap) with one controller that does
+// what bare-cart-server.mjs does — a GET: one Redis GET; any other method: one GET and one SET … EX — and returns
+// the same cart JSON. No hook, guard, pipe, body validation or logging: the least a NestJS service answering a cart
+// costs. Its own process.
 //   node scripts/bench/framework-cart-server.mjs <cart-json-file> <port>   (prints "listening <port>" when ready)
 //   REDIS_URL   default redis://127.0.0.1:6379
 //   BARE_KEYS   how many distinct keys to rotate over, default 1000
 import 'reflect-metadata';
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import fs from 'node:fs';
 
@@ -44,8 +46,7 @@ Module({ controllers: [CartController] })(AppModule);
 const filling = redis.pipeline();
 for (let i = 0; i < KEYS; i++) filling.set(prefix + i, text, 'EX', TTL);
 await filling.exec();
-const app = await NestFactory.create(AppModule, { logger: false });
-app.getHttpServer().keepAliveTimeout = 65_000;
+const app = await NestFactory.create(AppModule, new FastifyAdapter({ keepAliveTimeout: 65_000 }), { logger: false });
 await app.listen(Number(portArg || 0), '127.0.0.1');
 process.stdout.write(`listening ${app.getHttpServer().address().port}\n`);
 

@@ -24,14 +24,6 @@ describe('toApiError', () => {
     });
   });
 
-  it('maps body-parser failures to 400 and 413', () => {
-    expect(toApiError({ status: 400, type: 'entity.parse.failed', message: 'Unexpected token' })).toEqual({
-      statusCode: 400,
-      message: 'Malformed JSON in request body',
-    });
-    expect(toApiError({ status: 413, type: 'entity.too.large' }).statusCode).toBe(413);
-  });
-
   it('restores an error that crossed RabbitMQ', () => {
     expect(toApiError({ statusCode: 409, message: 'Only 1 left in stock' })).toEqual({
       statusCode: 409,

@@ -42,28 +42,6 @@ function isDependencyUnavailable(err: { name?: unknown; message?: unknown }): bo
   );
 }
 
-/** Errors thrown by body-parser carry `status`/`type` rather than being HttpExceptions. */
-interface ParserError {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  expose?: boolean;
-  message?: string;
-}
-
-function fromParserError(err: ParserError): ApiError | undefined {
-  const status = err.status ?? err.statusCode;
-  if (!status || status < 400 || status >= 500 || typeof err.type !== 'string') return undefined;
-  if (err.type === 'entity.parse.failed') return { statusCode: 400, message: 'Malformed JSON in request body' };
-  if (err.type === 'entity.too.large') return { statusCode: 413, message: GENERIC_MESSAGES[413] };
-  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
-    return { statusCode: 415, message: 'Unsupported request body encoding' };
-  return {
-    statusCode: status,
-    message: err.expose && err.message ? err.message : (GENERIC_MESSAGES[status] ?? 'Bad request'),
-  };
-}
-
 /**
  * Turns anything thrown into the one error shape of the API: `{ message, statusCode, details? }`
  * with `message` always a string. Unknown errors are 500 with a generic message (the caller
@@ -83,8 +61,6 @@ export function toApiError(exception: unknown): ApiError {
   }
   if (exception instanceof RpcException) return toApiError(exception.getError());
   if (exception && typeof exception === 'object') {
-    const parsed = fromParserError(exception as ParserError);
-    if (parsed) return parsed;
     if (isDependencyUnavailable(exception as Error))
       return { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DEPENDENCY_UNAVAILABLE };
     // An error that crossed RabbitMQ as { statusCode, message }.

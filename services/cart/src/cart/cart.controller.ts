@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CartJson } from '@shop/contracts';
 import { ApiErrors, Auth, CurrentUser, OptionalAuth, type AuthUser } from '@shop/nest-common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { cartOwner, guestOwner } from './cart-owner';
 import { CartService } from './cart.service';
 import { CartBody } from './dto/cart.response';
@@ -35,7 +35,7 @@ export class CartController {
   )
   async add(
     @Body() dto: AddToCartDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
     @CurrentUser() user?: AuthUser,
   ): Promise<CartJson> {
     const { cart, created } = await this.carts.add(cartOwner(user, dto), dto);

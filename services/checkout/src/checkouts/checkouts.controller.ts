@@ -10,7 +10,7 @@ import {
   ParseObjectIdPipe,
   type AuthUser,
 } from '@shop/nest-common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CheckoutsService } from './checkouts.service';
 import { CreateCheckoutDto, PayCheckoutDto, QuoteCheckoutDto } from './dto/checkout.dto';
 import { CheckoutBody, CheckoutQuoteBody } from './dto/checkout.response';
@@ -92,7 +92,7 @@ export class CheckoutsController {
   async finalize(
     @CheckoutId() id: string,
     @CurrentUser() user: AuthUser,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<OrderJson> {
     const { order, created } = await this.checkouts.finalize(user, id);
     res.status(created ? 201 : 200);

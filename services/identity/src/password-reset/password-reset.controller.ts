@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PASSWORD_RESET_MESSAGES } from '@shop/contracts';
 import { ApiErrors, MessageBody } from '@shop/nest-common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { AuthResultBody } from '../users/dto/user.responses';
 import { ForgotPasswordDto, ResetPasswordDto } from './password-reset.dto';
 import { PasswordResetService } from './password-reset.service';
@@ -23,8 +23,8 @@ export class PasswordResetController {
   })
   @ApiAcceptedResponse({ type: MessageBody, description: `\`{message: "${PASSWORD_RESET_MESSAGES.requested}"}\`` })
   @ApiErrors(400, 413, { 429: 'Too many password reset requests from this address' })
-  forgotPassword(@Body() dto: ForgotPasswordDto, @Req() req: Request) {
-    return this.resets.request(dto.email, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  forgotPassword(@Body() dto: ForgotPasswordDto, @Req() req: FastifyRequest) {
+    return this.resets.request(dto.email, req.ip);
   }
 
   @Post('reset-password')

@@ -33,7 +33,7 @@ import {
   PublicUserBody,
   type AuthUser,
 } from '@shop/nest-common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserMessageBody } from './dto/user.responses';
@@ -89,13 +89,13 @@ export class AdminUsersController {
     },
   })
   @ApiErrors({ 400: 'A bad page, limit, q, sort or role (the message says which)' })
-  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<PublicUser[]> {
+  async list(@Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply): Promise<PublicUser[]> {
     const raw = req.query as Record<string, unknown>;
     if (!isPagedRequest(raw)) return this.users.list();
     const query = parseAdminUserListQuery(raw);
     if (!query.ok) throw new BadRequestException(query.message);
     const page = await this.users.listPage(query.value);
-    res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
+    res.header(TOTAL_COUNT_HEADER, String(page.total));
     return page.users;
   }
 

@@ -12,7 +12,7 @@ import {
   type OrderJson,
 } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, OrderBody } from '@shop/nest-common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { orderId } from '../orders/orders.controller';
 import { OrdersService } from '../orders/orders.service';
 import { parseAdminOrderQuery } from './admin-order-query';
@@ -90,13 +90,13 @@ export class AdminOrderQueriesController {
   @ApiErrors({ 400: 'A bad page, limit, q, status, paid, date or sort (the message says which)' })
   async list(
     @Query() raw: Record<string, unknown>,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<StreamableFile | OrderJson[]> {
     const query = parseAdminOrderQuery(raw);
     if (!query.paged)
       return new StreamableFile(await this.orders.streamAll(), { type: 'application/json; charset=utf-8' });
     const { orders, total } = await this.queries.page(query);
-    res.setHeader(TOTAL_COUNT_HEADER, String(total));
+    res.header(TOTAL_COUNT_HEADER, String(total));
     return orders;
   }
 
