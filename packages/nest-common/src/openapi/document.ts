@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { Global, Module, RequestMethod, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { NestContainer } from '@nestjs/core/injector/container';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { ServiceName } from '@shop/contracts';
@@ -93,7 +94,7 @@ export async function inspectService(
   service: ServiceName,
   rootModule: unknown,
 ): Promise<{ document: OpenAPIObject; routes: ControllerRoute[] }> {
-  const app = await NestFactory.create(DocumentRootModule.wrap(rootModule), {
+  const app = await NestFactory.create(DocumentRootModule.wrap(rootModule), new FastifyAdapter(), {
     preview: true,
     logger: false,
     abortOnError: false,
