@@ -14,9 +14,10 @@
 //   purchase (25) as scripts/bench/checkout.mjs: add 1–2 units of one of the run's sale products, checkout with that
 //                 line, pay on the fake PayPal and PUT …/pay, finalize; now and then read the order, the checkout
 //                 and my-orders
-// and SOAK_ADMINS admins loop over admin edits: the price of a sale product, the stock of an "edit" product (0–30,
-// so that guest adds of it meet deliberate 409s), the status of an order of the run (Processing → Shipped →
-// Delivered, one in ten Cancelled, which gives its stock back), and now and then the admin order and product lists.
+// and SOAK_ADMINS admins loop over admin edits: the price of a sale product, the stock of one variant of an "edit"
+// product (0–30, so that guest adds of it meet deliberate 409s), the status of an order of the run (Processing →
+// Shipped → Delivered, one in ten Cancelled, which gives its stock back), and now and then the admin order and
+// product lists.
 // The run's products: SOAK_PRODUCTS sale products of SOAK_STOCK units (bought, their price edited, never their
 // stock) and 3 edit products (carted by guests, their stock edited, never bought), all unpublished at the end.
 //
@@ -203,16 +204,21 @@ const edit = await createProducts(
 const saleIds = sale.map((p) => p._id);
 const stockBefore = await readStock(admin, saleIds, 'soak');
 const lastPrice = new Map(sale.map((p) => [p._id, pence(p.price)]));
-const lastStock = new Map(edit.map((p) => [p._id, p.countInStock]));
-/** Lines a guest may put in a cart: seeded products with stock (their options), and the edit products. */
-const seededLines = seeded
-  .filter((p) => p.countInStock >= 3)
-  .map((p) => ({
-    productId: p._id,
-    sizes: p.sizes?.length ? p.sizes : [''],
-    colors: p.colors?.length ? p.colors : [''],
-  }));
-if (!seededLines.length) fail('the seeded catalogue has no product with 3 or more in stock to put in carts');
+/** Each edit product's variants as an admin last set them (a stock edit sends them all, one count changed). */
+const lastVariants = new Map(
+  edit.map((p) => [
+    p._id,
+    p.variants.map(({ sku, size, color, countInStock }) => ({ sku, size, color, countInStock })),
+  ]),
+);
+const unitsOf = (variants) => variants.reduce((n, v) => n + v.countInStock, 0);
+/** Lines a guest may put in a cart: the seeded variants with 3 or more in stock, and the edit products. */
+const seededLines = seeded.flatMap((p) =>
+  p.variants
+    .filter((v) => v.countInStock >= 3)
+    .map((v) => ({ productId: p._id, sizes: [v.size ?? ''], colors: [v.color ?? ''] })),
+);
+if (!seededLines.length) fail('the seeded catalogue has no variant with 3 or more in stock to put in carts');
 const editLines = edit.map((p) => ({ productId: p._id, sizes: SIZES, colors: COLORS, edit: true }));
 /** A cart line of product `p` in one of its sizes and colours; `edit` marks an edit product (409 deliberate). */
 const lineOf = (p) => ({ productId: p.productId, size: pick(p.sizes), color: pick(p.colors), edit: Boolean(p.edit) });
@@ -461,12 +467,14 @@ async function adminLoop() {
       adminEdits.price++;
     } else if (what < 5) {
       const p = pick(edit);
-      const stock = rand(31);
+      const variants = lastVariants.get(p._id);
+      const changed = rand(variants.length);
+      const next = variants.map((v, i) => (i === changed ? { ...v, countInStock: rand(31) } : v));
       const r = await req('PUT /api/admin/products/:id', 'PUT', `/api/admin/products/${p._id}`, {
-        body: { countInStock: stock },
+        body: { variants: next },
         token: admin,
       });
-      if (r.ok) lastStock.set(p._id, stock);
+      if (r.ok) lastVariants.set(p._id, next);
       adminEdits.stock++;
     } else if (what < 8) {
       const open = orders.filter((o) => NEXT_STATUS[o.status]);
@@ -700,8 +708,9 @@ nowSale.forEach((r, i) => {
     lostEdits.push(`price of ${saleIds[i]}: £${money(lastPrice.get(saleIds[i]))} set, ${r.json?.price ?? r.why} read`);
 });
 nowEdit.forEach((r, i) => {
-  if (r.json?.countInStock !== lastStock.get(edit[i]._id))
-    lostEdits.push(`stock of ${edit[i]._id}: ${lastStock.get(edit[i]._id)} set, ${r.json?.countInStock ?? r.why} read`);
+  const set = unitsOf(lastVariants.get(edit[i]._id));
+  if (r.json?.countInStock !== set)
+    lostEdits.push(`stock of ${edit[i]._id}: ${set} set, ${r.json?.countInStock ?? r.why} read`);
 });
 for (const [id, status] of lastStatus)
   if (listedStatus.get(id) !== status) lostEdits.push(`order ${id}: ${status} set, ${listedStatus.get(id)} listed`);
