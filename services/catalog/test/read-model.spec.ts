@@ -66,7 +66,7 @@ const productArb: fc.Arbitrary<Omit<ProductFixture, 'sku'>> = fc.record({
   soldCount: pick([0, 1, 5]),
 });
 
-/** A query string's values as Express's simple parser hands them over. */
+/** A query string's values as Fastify's query parser hands them over (a comma list is one string). */
 const listValues = <T extends string>(values: readonly T[]) =>
   someOf(values).map((vs) => vs.map((v, i) => (i % 2 ? v.toLowerCase() : ` ${v}`)).join(','));
 const queryArb = fc.record(

@@ -98,4 +98,16 @@ describe('catalog: the seeded NFL catalogue', () => {
     }
     expect((await fetch(`${svc.url}/uploads/seed/nothing-here-1.svg`)).status).toBe(404);
   });
+
+  it('serves seed art with a no-script CSP and an ETag, and 304 to a client holding it', async () => {
+    const url = `${svc.url}${products[0].images[0].url}`;
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await fetch(url, { headers: { 'if-none-match': etag! } });
+    expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([304, etag, '']);
+  });
 });

@@ -51,6 +51,8 @@ describe('catalog: image uploads', () => {
     const image = await fetch(`${svc.url}${res.body.imageUrl}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/webp');
+    expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
     expect(meta).toEqual(expect.objectContaining({ format: 'webp', width: 1600, height: 800 }));
     expect(meta.exif).toBeUndefined();
@@ -143,11 +145,22 @@ describe('catalog: image uploads', () => {
     });
   });
 
-  it('serves only files it stored: unknown names and path tricks are 404', async () => {
+  it('serves only files it stored: unknown names, path tricks and directories are 404, never cached', async () => {
     fs.writeFileSync(path.join(uploadDir, 'secret.txt'), 'not for you');
-    for (const p of ['/uploads/secret.txt', '/uploads/..%2Fsecret.txt', `/uploads/${'0'.repeat(32)}.webp`]) {
+    fs.mkdirSync(path.join(uploadDir, `${'1'.repeat(32)}.webp`));
+    for (const p of [
+      '/uploads/secret.txt',
+      '/uploads/..%2Fsecret.txt',
+      `/uploads/${'0'.repeat(32)}.webp`,
+      `/uploads/${'1'.repeat(32)}.webp`,
+    ]) {
       const res = await fetch(`${svc.url}${p}`);
-      expect([p, res.status]).toEqual([p, 404]);
+      expect([p, res.status, res.headers.get('cache-control'), await res.json()]).toEqual([
+        p,
+        404,
+        null,
+        { statusCode: 404, message: 'Image not found' },
+      ]);
     }
   });
 });

@@ -9,7 +9,6 @@ import {
   Post,
   Put,
   Query,
-  Req,
   Res,
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
@@ -25,7 +24,7 @@ import {
   type ProductJson,
 } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody } from '@shop/nest-common';
-import type { Request, Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AdminCatalogue } from './admin-catalogue';
 import { CreateProductDto, UpdateProductDto } from './dto/product.dto';
 import { CatalogConfig } from '../config/catalog.config';
@@ -94,14 +93,16 @@ export class AdminProductsController {
     },
   })
   @ApiErrors({ 400: 'A bad page, limit, q, sort or filter (the message says which)' })
-  async list(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ProductJson[] | string> {
-    const raw = req.query as Record<string, unknown>;
+  async list(
+    @Query() raw: Record<string, unknown>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProductJson[] | string> {
     if (!isPagedRequest(raw)) return this.products.listAll();
     const query = parseAdminProductListQuery(raw);
     if (!query.ok) throw new BadRequestException(query.message);
     const page = await this.adminList.page(query.value);
-    res.setHeader(TOTAL_COUNT_HEADER, String(page.total));
-    res.type('application/json'); // the page's JSON as the rows hold it: sent as is
+    // The page's JSON as the rows hold it: a string sent as is, not serialized again.
+    void reply.header(TOTAL_COUNT_HEADER, String(page.total)).type('application/json');
     return page.body;
   }
 

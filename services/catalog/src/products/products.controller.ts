@@ -2,7 +2,7 @@ import { applyDecorators, Body, Controller, Delete, Get, Param, Put, Req, Res } 
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SORT_OPTIONS } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, MessageBody, ParseObjectIdPipe } from '@shop/nest-common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicReads } from '../read-model/public-reads';
 import { sendPublic } from '../read-model/public-response';
 import { UpdateProductDto } from './dto/product.dto';
@@ -60,23 +60,23 @@ export class ProductsController {
   @ApiProductFilters()
   @ApiOkResponse({ type: [ProductBody] })
   @ApiErrors({ 400: 'A malformed filter value' })
-  async list(@Req() req: Request, @Res() res: Response) {
-    sendPublic(req, res, await this.reads.list(parseProductListQuery(req.query as Record<string, unknown>)));
+  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.list(parseProductListQuery(req.query as Record<string, unknown>)));
   }
 
   @Get('new-arrivals')
   @ApiOperation({ summary: 'The 8 newest published products' })
   @ApiOkResponse({ type: [ProductBody] })
-  async newArrivals(@Req() req: Request, @Res() res: Response) {
-    sendPublic(req, res, await this.reads.newArrivals());
+  async newArrivals(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.newArrivals());
   }
 
   @Get('best-seller')
   @ApiOperation({ summary: 'The best-selling product (rating breaks ties, or decides with no sales)' })
   @ApiOkResponse({ type: ProductBody })
   @ApiErrors({ 404: 'No best seller found' })
-  async bestSeller(@Req() req: Request, @Res() res: Response) {
-    sendPublic(req, res, await this.reads.bestSeller());
+  async bestSeller(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.bestSeller());
   }
 
   @Get('similar/:id')
@@ -84,8 +84,8 @@ export class ProductsController {
   @ApiObjectIdParam('product')
   @ApiOkResponse({ type: [ProductBody] })
   @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
-  async similar(@Param('id', productId) id: string, @Req() req: Request, @Res() res: Response) {
-    sendPublic(req, res, await this.reads.similar(id));
+  async similar(@Param('id', productId) id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.similar(id));
   }
 
   @Get(':id')
@@ -93,8 +93,8 @@ export class ProductsController {
   @ApiObjectIdParam('product')
   @ApiOkResponse({ type: ProductBody })
   @ApiErrors({ 400: 'Invalid product id', 404: 'Product not found' })
-  async findOne(@Param('id', productId) id: string, @Req() req: Request, @Res() res: Response) {
-    sendPublic(req, res, await this.reads.product(id));
+  async findOne(@Param('id', productId) id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.product(id));
   }
 
   @Put(':id')

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { AdminReviewJson } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, ParseObjectIdPipe } from '@shop/nest-common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AdminReviewResponse } from './dto/review.response';
 import { ReviewVisibilityDto } from './dto/review.dto';
 import { parsePage, sendPage } from './review-page';
@@ -28,10 +28,10 @@ export class AdminReviewsController {
   async list(
     @Query('productId') product: unknown,
     @Query('page') page: unknown,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AdminReviewJson[]> {
     const id = product === undefined ? undefined : productIdQuery.transform(product);
-    return sendPage(res, await this.reviews.listAll(id, parsePage(page)));
+    return sendPage(reply, await this.reviews.listAll(id, parsePage(page)));
   }
 
   @Put(':id')

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { REVIEW_MESSAGES } from '@shop/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { ReviewPage } from './reviews.service';
 
 /** `?page=`: absent → 1; a whole number from 1 (up to 100000); anything else (an array, `0`, `2.5`) → 400. */
@@ -15,8 +15,7 @@ export function parsePage(raw: unknown): number {
  * The page as a bare array, its total in `X-Total-Count`. Never kept by a shared cache (no Surrogate-Control, and
  * `no-store`): a review shows up, or goes, on the next read.
  */
-export function sendPage<T>(res: Response, page: ReviewPage<T>): T[] {
-  res.setHeader('X-Total-Count', String(page.total));
-  res.setHeader('Cache-Control', 'no-store');
+export function sendPage<T>(reply: FastifyReply, page: ReviewPage<T>): T[] {
+  void reply.headers({ 'X-Total-Count': String(page.total), 'Cache-Control': 'no-store' });
   return page.items;
 }

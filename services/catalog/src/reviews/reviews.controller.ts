@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { REVIEWS_PAGE_SIZE, type ReviewJson } from '@shop/contracts';
 import { ApiErrors, ApiObjectIdParam, Auth, CurrentUser, type AuthUser } from '@shop/nest-common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { productId } from '../products/products.controller';
 import { CreateReviewDto } from './dto/review.dto';
 import { MyReviewResponse, ReviewResponse } from './dto/review.response';
@@ -32,9 +32,9 @@ export class ReviewsController {
   async list(
     @Param('id', productId) id: string,
     @Query('page') page: unknown,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ReviewJson[]> {
-    return sendPage(res, await this.reviews.listVisible(id, parsePage(page)));
+    return sendPage(reply, await this.reviews.listVisible(id, parsePage(page)));
   }
 
   @Post()

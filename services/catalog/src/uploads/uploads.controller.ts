@@ -7,6 +7,7 @@ import {
   Post,
   Req,
   Res,
+  StreamableFile,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
@@ -21,12 +22,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors, Auth } from '@shop/nest-common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { seedArtSvg } from '../seed/catalogue';
 import { UploadResultBody } from '../products/dto/product.response';
-import { ImageUploadInterceptor } from './image-upload.interceptor';
-import { UPLOAD_NAME, UploadsService } from './uploads.service';
+import { ImageUploadInterceptor, type UploadedImage } from './image-upload.interceptor';
+import { UploadsService } from './uploads.service';
 
 const IMAGE_NOT_FOUND = 'Image not found';
 /** Served SVGs are our own drawings; still, nothing in them may run or load anything. */
@@ -54,7 +55,7 @@ export class UploadsController {
   @ApiBody({ schema: { type: 'object', properties: { image: binary }, required: ['image'] } })
   @ApiCreatedResponse({ type: UploadResultBody })
   @ApiErrors({ 400: 'No file uploaded, or an unsupported type' }, 413)
-  upload(@UploadedFile() file: Express.Multer.File | undefined) {
+  upload(@UploadedFile() file: UploadedImage | undefined) {
     return this.uploads.store(file);
   }
 
@@ -65,16 +66,16 @@ export class UploadsController {
   @ApiOkResponse({ description: 'The drawing', content: { 'image/svg+xml': { schema: binary } } })
   @ApiNotModifiedResponse({ description: 'If-None-Match matched' })
   @ApiErrors({ 404: 'Image not found' })
-  seedArt(@Param('file') file: string, @Req() req: Request, @Res() res: Response) {
+  seedArt(@Param('file') file: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const svg = seedArtSvg(file);
     if (!svg) throw new NotFoundException(IMAGE_NOT_FOUND);
     const etag = `"${createHash('sha1').update(svg).digest('base64url')}"`;
-    res.set({ ...SVG_HEADERS, ETag: etag });
+    void reply.headers({ ...SVG_HEADERS, ETag: etag });
     if (req.headers['if-none-match'] === etag) {
-      res.status(304).end();
+      void reply.status(304).send();
       return;
     }
-    res.status(200).send(svg);
+    void reply.status(200).send(svg);
   }
 
   /** Uploaded images: only names this service gave, from the upload directory, immutable. */
@@ -86,22 +87,14 @@ export class UploadsController {
     content: Object.fromEntries(['webp', 'jpeg', 'png', 'gif'].map((t) => [`image/${t}`, { schema: binary }])),
   })
   @ApiErrors({ 404: 'Image not found' })
-  uploaded(@Param('file') file: string, @Res() res: Response) {
-    if (!UPLOAD_NAME.test(file)) throw new NotFoundException(IMAGE_NOT_FOUND);
-    res.sendFile(
-      file,
-      {
-        root: this.uploads.dir,
-        dotfiles: 'deny',
-        headers: { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable' },
-      },
-      (err?: NodeJS.ErrnoException & { status?: number }) => {
-        if (!err || res.headersSent) return;
-        const status = err.status ?? (err.code === 'ENOENT' ? 404 : 500);
-        res
-          .status(status)
-          .json({ statusCode: status, message: status === 404 ? IMAGE_NOT_FOUND : 'Internal server error' });
-      },
-    );
+  async uploaded(
+    @Param('file') file: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StreamableFile> {
+    const image = await this.uploads.open(file);
+    if (!image) throw new NotFoundException(IMAGE_NOT_FOUND);
+    // Only on the image itself: a 404 must not be kept for a year.
+    void reply.headers({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable' });
+    return new StreamableFile(image.stream, { type: 'image/webp', length: image.size });
   }
 }

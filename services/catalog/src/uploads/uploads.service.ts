@@ -1,7 +1,8 @@
 import type { UploadResponse } from '@shop/contracts';
 import { BadRequestException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import type { ReadStream } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { assetUrlsOf } from '../config/asset-urls';
@@ -13,7 +14,13 @@ export const MAX_IMAGE_SIDE = 1600;
 /** Decompression-bomb guard: a 5 MB file may claim billions of pixels. */
 const MAX_INPUT_PIXELS = 40_000_000;
 /** Names this service gives stored files (nothing else under the upload dir is ever served). */
-export const UPLOAD_NAME = /^[a-f0-9]{32}\.webp$/;
+const UPLOAD_NAME = /^[a-f0-9]{32}\.webp$/;
+
+/** A stored image, opened to be sent: its bytes as a stream (it closes the file) and their number. */
+export interface StoredImage {
+  stream: ReadStream;
+  size: number;
+}
 
 /**
  * Stores uploaded product images: type checked by content, re-encoded with sharp to WebP (orientation
@@ -30,8 +37,23 @@ export class UploadsService implements OnModuleInit {
     await fs.mkdir(this.config.UPLOAD_DIR, { recursive: true });
   }
 
-  get dir(): string {
-    return this.config.UPLOAD_DIR;
+  /** The stored image of that name, opened (then sized, so it cannot vanish in between); undefined if none. */
+  async open(name: string): Promise<StoredImage | undefined> {
+    if (!UPLOAD_NAME.test(name)) return undefined;
+    let file: FileHandle;
+    try {
+      file = await fs.open(path.join(this.config.UPLOAD_DIR, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    const stat = await file.stat().catch(async (err: unknown) => {
+      await file.close();
+      throw err;
+    });
+    if (stat.isFile()) return { stream: file.createReadStream(), size: stat.size };
+    await file.close();
+    return undefined;
   }
 
   async store(file: { buffer: Buffer } | undefined): Promise<UploadResponse> {
