@@ -1,7 +1,6 @@
 import type { ProductJson } from '@shop/contracts';
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SURROGATE_KEY_HEADER, surrogateKeysOf } from './surrogate-keys';
+import { surrogateKeysOf } from './surrogate-keys';
 import { etagOf, type CatalogueEntry } from './catalogue-entry';
 
 /** The headers every public read's 200 carries besides its ETag (and its keys). */
@@ -60,30 +59,4 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
     etag: `"${createHash('sha1').update(etags.join('')).digest('base64url')}"`,
     surrogateKeys,
   };
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
-
-/**
- * Sends a public response with its ETag, or 304 when the client already has it. Clients must revalidate every
- * time (`no-cache`): an admin edit shows on the very next request.
- */
-export function sendPublic(req: IncomingMessage, res: ServerResponse, response: PublicResponse): void {
-  res.setHeader('ETag', response.etag);
-  res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
-  if (etagMatches(req.headers['if-none-match'], response.etag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.setHeader('Surrogate-Control', PUBLIC_SURROGATE_CONTROL);
-  if (response.surrogateKeys !== undefined) res.setHeader(SURROGATE_KEY_HEADER, response.surrogateKeys);
-  res.setHeader('Content-Type', PUBLIC_CONTENT_TYPE);
-  res.setHeader('Content-Length', response.body.length);
-  res.statusCode = 200;
-  res.end(response.body);
 }

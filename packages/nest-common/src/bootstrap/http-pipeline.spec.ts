@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Module, Param, Post, Req } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Module, Param, Post, Req, Res } from '@nestjs/common';
 import { REQUEST_ID_HEADER } from '@shop/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceConfig } from '../config/service-config';
 import { startTestService, type TestService } from '../testing';
 import { JSON_BODY_LIMIT, JSON_BODY_MESSAGES } from './json-body';
@@ -8,6 +8,12 @@ import { ServiceDefaultsModule } from './service-defaults.module';
 
 @Controller('api/things')
 class ThingsController {
+  @Get('export.csv')
+  exportCsv(@Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.type('text/csv; charset=utf-8');
+    throw new BadRequestException('Bad date');
+  }
+
   @Get(':id')
   one(@Param('id') id: string, @Req() req: FastifyRequest) {
     return { id, ip: req.ip };
@@ -86,6 +92,12 @@ describe('startServiceApp: the HTTP pipeline (real dev servers)', () => {
 
   it('routes as Express did: a trailing slash and the letters’ case make no other route', async () => {
     expect(await (await fetch(`${svc.url}/API/Things/abc/`)).json()).toMatchObject({ id: 'abc' });
+  });
+
+  it('answers an error as JSON even after the route chose another content type', async () => {
+    const res = await fetch(`${svc.url}/api/things/export.csv`);
+    expect([res.status, res.headers.get('content-type')]).toEqual([400, 'application/json; charset=utf-8']);
+    expect(await res.json()).toEqual({ statusCode: 400, message: 'Bad date' });
   });
 
   it('answers an unknown path with a JSON 404', async () => {

@@ -27,6 +27,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (reply.sent) return;
-    void reply.status(body.statusCode).send(body);
+    // JSON whatever the route had set before it threw (Fastify would refuse an object under another type).
+    void reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
   }
 }

@@ -7,7 +7,7 @@ import {
 } from '@shop/catalog-read-model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** How public reads are assembled: the shared read model's (the gateway's copy answers with the same bytes). */
+/** How public reads are assembled: the read model's. */
 export {
   listResponse,
   productBytesOf,
