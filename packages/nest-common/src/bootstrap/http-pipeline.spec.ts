@@ -31,6 +31,9 @@ class ThingsController {
 })
 class ThingsService {}
 
+/** An answer's JSON body, typed loosely for the assertions. */
+const json = (res: Response) => res.json() as Promise<{ message?: string; ip?: string }>;
+
 const post = (url: string, body: string | Buffer, contentType = 'application/json') =>
   fetch(`${url}/api/things`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
@@ -66,11 +69,11 @@ describe('startServiceApp: the HTTP pipeline (real dev servers)', () => {
 
     it('refuses a __proto__ key, a body nested too deeply and broken text', async () => {
       const poisoned = await post(svc.url, '{"__proto__":{"isAdmin":true}}');
-      expect([poisoned.status, (await poisoned.json()).message]).toEqual([400, 'Malformed JSON in request body']);
+      expect([poisoned.status, (await json(poisoned)).message]).toEqual([400, 'Malformed JSON in request body']);
       const deep = await post(svc.url, '['.repeat(5000) + ']'.repeat(5000));
-      expect([deep.status, (await deep.json()).message]).toEqual([400, JSON_BODY_MESSAGES.tooDeep]);
+      expect([deep.status, (await json(deep)).message]).toEqual([400, JSON_BODY_MESSAGES.tooDeep]);
       const broken = await post(svc.url, '{"name":"a\\u0000b"}');
-      expect([broken.status, (await broken.json()).message]).toEqual([400, JSON_BODY_MESSAGES.invalidText]);
+      expect([broken.status, (await json(broken)).message]).toEqual([400, JSON_BODY_MESSAGES.invalidText]);
     });
 
     it('refuses a body over the limit with 413 and a charset other than UTF-8 with 415', async () => {
@@ -108,7 +111,7 @@ describe('startServiceApp: the HTTP pipeline (real dev servers)', () => {
 
   it('believes X-Forwarded-For only from a trusted proxy (TRUSTED_PROXIES)', async () => {
     const res = await fetch(`${svc.url}/api/things/1`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
-    expect((await res.json()).ip).toBe('203.0.113.7'); // the test connects over loopback, trusted here
+    expect((await json(res)).ip).toBe('203.0.113.7'); // the test connects over loopback, trusted here
   });
 
   it('keeps a well-formed request id, makes one otherwise, and writes one access line per request', async () => {
