@@ -47,11 +47,11 @@ export function routeLabel(url: string): string {
   return isBackendPath(path) ? 'unmatched' : 'spa';
 }
 
-/** Called once per request when its response is done or cut off (request-id.ts). */
-export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+/** Called once per request when its response is done or cut off (request-id.ts), with its route label when known. */
+export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number, route?: string): void {
   const labels = {
     method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER',
-    route: routeLabel((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
+    route: route ?? routeLabel((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
     status: res.writableFinished ? String(res.statusCode) : 'aborted',
   };
   requests.inc(labels);

@@ -40,12 +40,6 @@ export function isNotModified(
   return false;
 }
 
-/** Fields for the access log line (request-id.ts: `cache`, `upstream`), on Express and bare responses alike. */
-export function noteForAccessLog(res: ServerResponse, fields: { cache?: string; upstream?: string }): void {
-  const withLocals = res as ServerResponse & { locals?: Record<string, unknown> };
-  withLocals.locals = Object.assign(withLocals.locals ?? {}, fields);
-}
-
 export function appendVary(res: ServerResponse, field: string): void {
   const current = res.getHeader('Vary');
   if (current === undefined) res.setHeader('Vary', field);

@@ -1,16 +1,15 @@
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from '../config';
 import { sendError, unavailableMessage } from '../errors';
 import { throttled, type Logger } from '../logger';
-import { requestIdOf } from '../request-id';
+import { notesOf, requestIdOf } from '../request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, ROUTES } from '../routes';
 import { zip, type Entry } from './entry';
 import { createFiller, type Filler, type FillResult } from './fill';
-import { acceptsGzip, noteForAccessLog } from './http';
+import { acceptsGzip } from './http';
 import { followCatalogVersion } from './invalidation';
 import { serveEntry, servePassed } from './respond';
 import { createStore } from './store';
@@ -30,8 +29,8 @@ export interface HttpCacheStats {
 }
 
 export interface HttpCache {
-  /** Express middleware: answers GET/HEAD on the routes marked `cached`, else calls next(). Mount before compression. */
-  handler: RequestHandler;
+  /** Answers GET/HEAD on the routes marked `cached`, else calls next(). Before compression: hits are sent as kept. */
+  handle(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
   /**
    * A public GET of `path` through the cache, as a client of the API would make it (the product pages' prerender):
    * the kept entry, or one fill shared with every client asking for it.
@@ -115,10 +114,11 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     return fillerOf(matchRoute(url.split('?')[0])!.service).fill(key, url, req);
   };
 
-  const answer = async (key: string, service: ServiceName, req: Request, res: Response): Promise<void> => {
-    const found = lookup(key, req.originalUrl, req);
+  const answer = async (key: string, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const service = matchRoute(url.split('?')[0])!.service;
+    const found = lookup(key, url, req);
     const outcome = 'entry' in found ? 'HIT' : 'MISS';
-    if (outcome === 'MISS') noteForAccessLog(res, { upstream: service });
+    if (outcome === 'MISS') notesOf(res).upstream = service;
     const result = await found;
     if (res.headersSent || res.destroyed) return;
     if ('passed' in result) return servePassed(req, res, result.passed);
@@ -132,8 +132,9 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     serveEntry(req, res, entry, outcome);
   };
 
-  const handler: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const key = cacheKeyOf(req.method, req.originalUrl);
+  const handle: HttpCache['handle'] = (req, res, next) => {
+    const url = req.url ?? '/';
+    const key = cacheKeyOf(req.method, url);
     if (key === undefined) return next();
     if (follower.version === undefined) {
       counters.bypassed += 1;
@@ -141,7 +142,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
       res.setHeader('x-cache', 'BYPASS');
       return next();
     }
-    answer(key, matchRoute(req.path)!.service, req, res).catch(next);
+    answer(key, url, req, res).catch(next);
   };
 
   const get = async (path: string): Promise<FillResult> => {
@@ -168,7 +169,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
   if (metrics) registerMetrics(metrics, stats);
 
   return {
-    handler,
+    handle,
     get,
     onUpstreamResponse,
     whenArmed: (timeoutMs) => follower.whenArmed(timeoutMs),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Entry, Upstream } from './entry';
-import { acceptsGzip, appendVary, isNotModified, noteForAccessLog } from './http';
+import { notesOf } from '../request-id';
+import { acceptsGzip, appendVary, isNotModified } from './http';
 
 /** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache directives and tags). */
 const NOT_FORWARDED = new Set([
@@ -25,7 +26,7 @@ function wantsGzip(req: IncomingMessage, entry: Entry): boolean {
 /** Answers from an entry through setHeader (a miss just filled, or a hit that had to wait for its gzip). */
 export function serveEntry(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: 'HIT' | 'MISS'): void {
   const zipped = wantsGzip(req, entry);
-  noteForAccessLog(res, { cache: outcome });
+  notesOf(res).cache = outcome;
   res.setHeader('x-cache', outcome);
   appendVary(res, 'Accept-Encoding'); // CORS may have set Vary: Origin
   res.setHeader('ETag', zipped ? entry.weakEtag : entry.etag);
@@ -46,7 +47,7 @@ export function serveEntry(req: IncomingMessage, res: ServerResponse, entry: Ent
 
 /** Passes on an upstream answer that is not kept (an error, a non-JSON body, too large, no-store). */
 export function servePassed(req: IncomingMessage, res: ServerResponse, passed: Upstream): void {
-  noteForAccessLog(res, { cache: 'MISS' });
+  notesOf(res).cache = 'MISS';
   for (const [name, value] of Object.entries(passed.headers)) {
     if (value !== undefined && !NOT_FORWARDED.has(name)) res.setHeader(name, value);
   }
