@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
-import { apiDocs } from './api-docs/index';
+import { apiDocs } from './api-docs/serve';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';

@@ -8,7 +8,7 @@ import { throttled, type Logger } from '../logger';
 import { notesOf, requestIdOf } from '../request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, ROUTES } from '../routes';
 import { zip, type Entry } from './entry';
-import { createFiller, type Filler, type FillResult } from './fill';
+import { createFiller, type FillResult } from './fill';
 import { acceptsGzip } from './http';
 import { followCatalogVersion } from './invalidation';
 import { serveEntry, servePassed } from './respond';
@@ -77,15 +77,10 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
   const store = createStore({ maxEntries, maxBytes });
   const cachedServices = new Set(ROUTES.filter((route) => route.cached).map((route) => route.service));
-  const fillers = new Map<ServiceName, Filler>();
-  const fillerOf = (service: ServiceName): Filler => {
-    let filler = fillers.get(service);
-    if (!filler) {
-      filler = createFiller(config, service, store, logger, () => follower.version !== undefined);
-      fillers.set(service, filler);
-    }
-    return filler;
-  };
+  const mayKeep = () => follower.version !== undefined;
+  const fillers = new Map(
+    [...cachedServices].map((service) => [service, createFiller(config, service, store, logger, mayKeep)]),
+  );
   const forgetInflight = () => fillers.forEach((filler) => filler.forgetInflight());
   const follower = followCatalogVersion(redis, { prefix, pollMs: versionPollMs }, logger, {
     dropAll: () => {
@@ -111,7 +106,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
       return { entry };
     }
     counters.misses += 1;
-    return fillerOf(matchRoute(url.split('?')[0])!.service).fill(key, url, req);
+    return fillers.get(matchRoute(url.split('?')[0])!.service)!.fill(key, url, req);
   };
 
   const answer = async (key: string, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { throttled, type Logger } from '../logger';
 import { closeRedis } from '../redis';
@@ -44,7 +45,8 @@ export function followCatalogVersion(
   let subscribed = false;
   /** Bumped whenever the subscription is (re)established or lost: stale GET replies are ignored. */
   let subscription = 0;
-  const armedWaiters = new Set<() => void>();
+  /** Emits `armed` when a version becomes known, and at close (waking every whenArmed). */
+  const armed = new EventEmitter().setMaxListeners(0);
 
   const setVersion = (next: string, source: string): void => {
     if (next === version) return;
@@ -53,7 +55,7 @@ export function followCatalogVersion(
     invalidate.dropAll();
     if (previous === undefined) {
       logger.info({ version: next, source }, 'catalog cache armed');
-      armedWaiters.forEach((wake) => wake());
+      armed.emit('armed');
     } else {
       logger.debug({ version: next, previous, source }, 'catalog version changed: cache dropped');
     }
@@ -140,23 +142,16 @@ export function followCatalogVersion(
     get version() {
       return version;
     },
-    whenArmed(timeoutMs) {
-      if (version !== undefined) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          armedWaiters.delete(wake);
-          resolve(version !== undefined);
-        };
-        const timer = setTimeout(wake, timeoutMs);
-        armedWaiters.add(wake);
-      });
+    async whenArmed(timeoutMs) {
+      if (version === undefined)
+        await once(armed, 'armed', { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+      return version !== undefined;
     },
     async close() {
       closed = true;
       clearInterval(poll);
       clearTimeout(retry);
-      armedWaiters.forEach((wake) => wake());
+      armed.emit('armed');
       subscribed = false;
       disarm('closing'); // quiet: closed is set
       await closeRedis(subscriber);
