@@ -95,10 +95,12 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
     });
   }
 
-  /** Chunked (or lying) bodies: count bytes as they stream and stop at the limit. */
+  /**
+   * Chunked bodies: count bytes as they stream and stop at the limit. A body with a Content-Length was judged by it
+   * up front, and Node's parser reads no byte past it (any more are the next request, on which the client waits).
+   */
   function watchBodySize(req: Counted, res: ServerResponse): void {
-    // Without either header an HTTP/1.1 request has no body (RFC 9112 §6.3).
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return;
+    if (req.headers['transfer-encoding'] === undefined) return;
     const limit = limitFor(matchRoute((req.url ?? '/').split('?')[0]));
     const counting: Counting = (req[COUNT] = { received: 0, overflowed: false });
     req.on('data', (chunk: Buffer) => {
