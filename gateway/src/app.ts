@@ -2,15 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
 import { apiDocs } from './api-docs/serve';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
-import { createHttpCache, type HttpCache } from './http-cache/index';
+import { createHttpCache } from './http-cache/index';
 import { createLogger, type Logger } from './logger';
 import { registry } from './metrics';
-import { createProductPages, type ProductRead } from './product-page';
+import { createProductPages } from './product-page';
 import { createServiceProxies } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
@@ -19,34 +18,13 @@ import { isBackendPath, matchRoute, RATE_LIMITED, ROUTES, type Route } from './r
 import { corsPolicy, embeddable, securityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
-export interface Gateway {
-  redis: Redis;
-  logger: Logger;
-  /** The HTTP cache in front of the routes marked `cached`; undefined with CATALOG_CACHE=off. */
-  httpCache?: HttpCache;
-  /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
-  start(): Promise<{ port: number; url: string }>;
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
-  close(graceMs?: number): Promise<void>;
-}
-
-/** A GET through the HTTP cache, as the product pages read a product. */
-async function readThrough(cache: HttpCache, path: string): Promise<ProductRead> {
-  const result = await cache.get(path);
-  if ('entry' in result) return { status: 200, etag: result.entry.etag, body: result.entry.raw };
-  if ('passed' in result) return { status: result.passed.status, body: result.passed.body };
-  throw new Error(result.failed);
-}
+export type Gateway = ReturnType<typeof createGateway>;
 
 /** An Accept-Encoding naming an encoding `compression` can make (it negotiates q-values itself). */
 const ENCODINGS = /\b(gzip|deflate|br)\b/i;
 
 /** One step of a route's way to its service, connect-style: it answers, or calls next (with an error to fail). */
 type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
-
-export interface GatewayOptions {
-  logger?: Logger;
-}
 
 /**
  * Builds the gateway. Every request gets a request id and its access-log line, the security headers and CORS; then
@@ -56,11 +34,12 @@ export interface GatewayOptions {
  * through Express. Anything else is Express's: /health, /ready, /api/docs, JSON 404 for unknown /api paths, the SPA,
  * JSON errors.
  */
-export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
+export function createGateway(config: GatewayConfig, options: { logger?: Logger } = {}) {
   const logger = options.logger ?? createLogger(config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
+  // in front of the routes marked `cached`; none with CATALOG_CACHE=off
   const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, registry) : undefined;
-  const proxies = createServiceProxies(config, logger, { onUpstreamResponse: httpCache?.onUpstreamResponse });
+  const proxies = createServiceProxies(config, logger, httpCache?.onUpstreamResponse);
 
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     const status =
@@ -87,7 +66,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   const productPages = createProductPages({
     webDist: config.webDist,
     // The product as any client of the API reads it: through the HTTP cache when there is one.
-    readProduct: httpCache && ((productPath) => readThrough(httpCache, productPath)),
+    readProduct: httpCache?.read,
     catalogUrl: config.upstreams.catalog,
     // a page waits at most 2 s for its product, then gets the prerendered frame (the app asks again)
     timeoutMs: Math.min(config.proxyTimeoutMs, 2000),
@@ -139,6 +118,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
 
   let server: Server | undefined;
 
+  /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
   const start = async (): Promise<{ port: number; url: string }> => {
     // Give Redis a moment so the first logins are counted; without it we start anyway (fail open).
     if (!(await waitForRedis(redis, 2000)))
@@ -164,6 +144,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     });
   };
 
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
   const close = async (graceMs = 10_000): Promise<void> => {
     if (server) {
       const closing = server;

@@ -15,13 +15,6 @@ import type { Logger } from './logger';
 import { notesOf, requestIdOf } from './request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, type Route } from './routes';
 
-export interface ServiceProxies {
-  /** Proxies a request to the service of its route (next(err) only if the proxy throws). */
-  proxy(route: Route, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
-  /** Drops the keep-alive connections to the upstreams. */
-  close(): void;
-}
-
 /**
  * Idle sockets to a service are dropped after this long, before the service drops them (nest-common keeps idle
  * connections 65 s): a socket the service closes while idle in the pool races the next request sent on it.
@@ -30,17 +23,17 @@ export const UPSTREAM_IDLE_MS = 60_000;
 /** At most this many connections to one service at once (more requests wait for one). */
 export const UPSTREAM_MAX_SOCKETS = 512;
 
-export interface ProxyHooks {
-  /** Called with every upstream response, before its headers reach the client. */
-  onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void;
-}
-
 /**
  * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
  * full original path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they stream through, and their size
  * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
  */
-export function createServiceProxies(config: GatewayConfig, logger: Logger, hooks: ProxyHooks = {}): ServiceProxies {
+export function createServiceProxies(
+  config: GatewayConfig,
+  logger: Logger,
+  /** Called with every upstream response, before its headers reach the client. */
+  onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void,
+) {
   const agents = {} as Record<ServiceName, http.Agent>;
   const limitFor = (route: Route | undefined): number =>
     route?.upload ? config.uploadBodyLimitBytes : config.bodyLimitBytes;
@@ -79,7 +72,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
         },
         proxyRes: (proxyRes, req) => {
           delete proxyRes.headers['x-powered-by'];
-          hooks.onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
+          onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
         },
         error: (err, req, res) => {
           const code = (err as NodeJS.ErrnoException).code;
@@ -114,7 +107,8 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
   }
 
   return {
-    proxy(route, req, res, next) {
+    /** Proxies a request to the service of its route (next(err) only if the proxy throws). */
+    proxy(route: Route, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
       if (DOT_SEGMENT.test(normalisePath((req.url ?? '/').split('?')[0]))) {
         sendError(res, 400, MESSAGES.badPath);
         return;
@@ -127,6 +121,7 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
       }
       void proxies[route.service](req, res, next);
     },
+    /** Drops the keep-alive connections to the upstreams. */
     close: () => Object.values(agents).forEach((agent) => agent.destroy()),
   };
 }

@@ -9,14 +9,6 @@ export interface Invalidate {
   purge(keys: readonly string[]): void;
 }
 
-export interface VersionFollower {
-  /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
-  readonly version: string | undefined;
-  /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
-  whenArmed(timeoutMs: number): Promise<boolean>;
-  close(): Promise<void>;
-}
-
 /** How soon a failed read of the version is tried again (or pollMs, when shorter). */
 const RETRY_MS = 250;
 
@@ -37,7 +29,7 @@ export function followCatalogVersion(
   options: { prefix: string; pollMs: number },
   logger: Logger,
   invalidate: Invalidate,
-): VersionFollower {
+) {
   const versionKey = `${options.prefix}catalog:version`;
   const warnRedis = throttled(10_000);
   let version: string | undefined;
@@ -139,10 +131,12 @@ export function followCatalogVersion(
   poll.unref();
 
   return {
-    get version() {
+    /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
+    get version(): string | undefined {
       return version;
     },
-    async whenArmed(timeoutMs) {
+    /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
+    async whenArmed(timeoutMs: number): Promise<boolean> {
       if (version === undefined)
         await once(armed, 'armed', { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
       return version !== undefined;
