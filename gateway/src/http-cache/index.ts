@@ -10,12 +10,9 @@ import { notesOf, requestIdOf } from '../request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, ROUTES } from '../routes';
 import { zip, type Entry } from './entry';
 import { createFiller, type FillResult } from './fill';
-import { acceptsGzip } from './http';
 import { followCatalogVersion } from './invalidation';
-import { serveEntry, servePassed } from './respond';
+import { acceptsGzip, serveEntry, servePassed } from './respond';
 import { createStore } from './store';
-
-export { MAX_CACHED_BODY } from './entry';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
