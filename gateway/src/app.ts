@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -116,7 +117,9 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
     else dispatch(req, res);
   };
 
-  let server: Server | undefined;
+  const server = createServer(listener);
+  server.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
+  server.headersTimeout = 66_000;
 
   /** Listens on config.port/host (0 = any free port); resolves with the bound address. */
   const start = async (): Promise<{ port: number; url: string }> => {
@@ -125,38 +128,23 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
       logger.warn({ redisUrl: config.redisUrl }, 'Redis not reachable yet: starting without rate limits or HTTP cache');
     else if (httpCache && !(await httpCache.whenArmed(2000)))
       logger.warn('purge sequence not known yet: cached routes are proxied until it is');
-    return new Promise((resolve, reject) => {
-      const listening = createServer(listener);
-      listening.keepAliveTimeout = 65_000; // outlive a load balancer's 60 s idle timeout
-      listening.headersTimeout = 66_000;
-      listening.once('error', reject);
-      listening.once('listening', () => {
-        server = listening;
-        const { port } = listening.address() as AddressInfo;
-        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-        logger.info(
-          { port, host: config.host, upstreams: config.upstreams, webDist: config.webDist },
-          'gateway listening',
-        );
-        resolve({ port, url: `http://${host}:${port}` });
-      });
-      listening.listen(config.port, config.host);
-    });
+    server.listen(config.port, config.host);
+    await once(server, 'listening'); // rejects on 'error' (the port is taken)
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    logger.info({ port, host: config.host, upstreams: config.upstreams, webDist: config.webDist }, 'gateway listening');
+    return { port, url: `http://${host}:${port}` };
   };
 
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then drops Redis and upstream sockets. */
   const close = async (graceMs = 10_000): Promise<void> => {
-    if (server) {
-      const closing = server;
-      server = undefined;
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => closing.closeAllConnections(), graceMs);
-        closing.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        closing.closeIdleConnections();
+    if (server.listening) {
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeIdleConnections();
       });
+      clearTimeout(force);
     }
     proxies.close();
     await httpCache?.close();
