@@ -1,7 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import {
   createProxyMiddleware,
   debugProxyErrorsPlugin,
@@ -24,9 +23,9 @@ export const UPSTREAM_IDLE_MS = 60_000;
 export const UPSTREAM_MAX_SOCKETS = 512;
 
 /**
- * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
- * full original path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they stream through, and their size
- * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
+ * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the full original
+ * path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they
+ * stream through, and their size is policed by Content-Length up front and by counting bytes of chunked bodies.
  */
 export function createServiceProxies(
   config: GatewayConfig,
@@ -75,14 +74,11 @@ export function createServiceProxies(
           onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
         },
         error: (err, req, res) => {
-          const code = (err as NodeJS.ErrnoException).code;
           if ((req as Counted)[COUNT]?.overflowed) return; // we cut the upload off ourselves and already answered 413
+          const code = (err as NodeJS.ErrnoException).code;
           logger.warn({ requestId: requestIdOf(req), upstream: service, code, err: err.message }, 'upstream failed');
-          if (!isServerResponse(res)) {
-            res.destroy();
-            return;
-          }
-          if (!sendError(res, 503, unavailableMessage(service))) res.destroy();
+          // (a bare socket only for an upgrade, which no route takes)
+          if (!('setHeader' in res) || !sendError(res, 503, unavailableMessage(service))) res.destroy();
         },
       },
     });
@@ -146,8 +142,4 @@ const LINGER_BYTES = 8 * 1024 * 1024;
  */
 function refuseTooLarge(res: ServerResponse, declared: number): void {
   sendError(res, 413, MESSAGES.tooLarge, declared > LINGER_BYTES ? { Connection: 'close' } : {});
-}
-
-function isServerResponse(res: ServerResponse | Socket): res is ServerResponse {
-  return typeof (res as ServerResponse).setHeader === 'function';
 }
