@@ -2,49 +2,8 @@ import * as path from 'node:path';
 import express from 'express';
 import { DEFAULT_PORTS, SERVICES, type ServiceName } from '@shop/contracts';
 
-/** Everything the gateway reads from its environment, validated once at boot. */
-export interface GatewayConfig {
-  port: number;
-  host: string;
-  nodeEnv: string;
-  redisUrl: string;
-  upstreams: Record<ServiceName, string>;
-  webDist: string;
-  corsOrigins: string[];
-  /** Largest request body (bytes) on every proxied route except uploads. */
-  bodyLimitBytes: number;
-  /** Largest request body (bytes) on the upload route (streamed, never parsed here). */
-  uploadBodyLimitBytes: number;
-  proxyTimeoutMs: number;
-  rateLimitLoginPerMin: number;
-  rateLimitRegisterPerMin: number;
-  rateLimitPrefix: string;
-  /** Whether GET /ready also asks every upstream's /health. */
-  readyCheckUpstreams: boolean;
-  trustProxy: boolean | number | string;
-  logLevel: string;
-  /** The HTTP cache in front of the routes marked `cached` in routes.ts (http-cache/). */
-  catalogCache: CatalogCacheConfig;
-  /**
-   * METRICS_PORT: where GET /metrics (Prometheus) is served, on a listener of its own and never on the public
-   * port; undefined (unset or "off") serves no metrics. METRICS_HOST defaults to HOST.
-   */
-  metricsPort: number | undefined;
-  metricsHost: string;
-}
-
-export interface CatalogCacheConfig {
-  /** CATALOG_CACHE=on|off. */
-  enabled: boolean;
-  /** Most responses kept (least recently used go first). */
-  maxEntries: number;
-  /** Most bytes kept (raw + gzip variants together). */
-  maxBytes: number;
-  /** Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE. */
-  prefix: string;
-  /** How often the sequence number is read besides the channel (covers lost messages). */
-  versionPollMs: number;
-}
+/** Everything the gateway reads from its environment, validated once at boot (loadConfig). */
+export type GatewayConfig = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -65,7 +24,7 @@ export function parseSize(value: string): number | undefined {
 }
 
 /** Reads and validates the gateway's configuration; throws one ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -105,12 +64,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     }
   };
 
-  const bool = (name: string, fallback: boolean): boolean => {
+  const flag = (name: string, fallback: boolean): boolean => {
     const raw = read(name);
     if (raw === undefined) return fallback;
-    if (/^(true|1|yes)$/i.test(raw)) return true;
-    if (/^(false|0|no)$/i.test(raw)) return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
+    if (/^(on|true|1|yes)$/i.test(raw)) return true;
+    if (/^(off|false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name} must be on or off (got "${raw}")`); // or true or false, yes or no, 1 or 0
     return fallback;
   };
 
@@ -139,25 +98,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
 
-  const rateLimitPrefix = read('RATE_LIMIT_PREFIX') ?? 'gw:rl';
-  if (!/^[A-Za-z0-9:._-]{1,100}$/.test(rateLimitPrefix)) {
-    problems.push(`RATE_LIMIT_PREFIX must be 1-100 characters of [A-Za-z0-9:._-] (got "${rateLimitPrefix}")`);
-  }
-
-  const onOff = (name: string, fallback: boolean): boolean => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (/^(on|true|1|yes)$/i.test(raw)) return true;
-    if (/^(off|false|0|no)$/i.test(raw)) return false;
-    problems.push(`${name} must be on or off (got "${raw}")`);
-    return fallback;
+  const keyPrefix = (name: string, value: string, min: number): string => {
+    if (!new RegExp(`^[A-Za-z0-9:._-]{${min},100}$`).test(value))
+      problems.push(`${name} must be ${min}-100 characters of [A-Za-z0-9:._-] (got "${value}")`);
+    return value;
   };
-
+  const rateLimitPrefix = keyPrefix('RATE_LIMIT_PREFIX', read('RATE_LIMIT_PREFIX') ?? 'gw:rl', 1);
   // The catalog names its purge channel with the deployment's RABBITMQ_NAMESPACE: follow it unless told otherwise
   // (an empty value is a namespace too).
-  const catalogCachePrefix = env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '';
-  if (!/^[A-Za-z0-9:._-]{0,100}$/.test(catalogCachePrefix))
-    problems.push(`CATALOG_CACHE_PREFIX must be 0-100 characters of [A-Za-z0-9:._-] (got "${catalogCachePrefix}")`);
+  const catalogCachePrefix = keyPrefix(
+    'CATALOG_CACHE_PREFIX',
+    env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '',
+    0,
+  );
 
   const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
@@ -166,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
   }
 
-  const config: GatewayConfig = {
+  const config = {
     port,
     host,
     nodeEnv: read('NODE_ENV') ?? 'development',
@@ -174,22 +127,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreams,
     webDist: path.resolve(read('WEB_DIST') ?? path.join(__dirname, '..', '..', 'web', 'dist')),
     corsOrigins,
+    /** Largest request body (bytes) on every proxied route except uploads. */
     bodyLimitBytes: size('BODY_LIMIT', '1mb'),
+    /** Largest request body (bytes) on the upload route (streamed, never parsed here). */
     uploadBodyLimitBytes: size('UPLOAD_BODY_LIMIT', '6mb'),
     proxyTimeoutMs: int('PROXY_TIMEOUT_MS', 10_000, 1, 600_000),
     rateLimitLoginPerMin: int('RATE_LIMIT_LOGIN_PER_MIN', 300, 1, 1_000_000),
     rateLimitRegisterPerMin: int('RATE_LIMIT_REGISTER_PER_MIN', 1200, 1, 1_000_000),
     rateLimitPrefix,
-    readyCheckUpstreams: bool('READY_CHECK_UPSTREAMS', true),
+    /** Whether GET /ready also asks every upstream's /health. */
+    readyCheckUpstreams: flag('READY_CHECK_UPSTREAMS', true),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     logLevel,
+    /** The HTTP cache in front of the routes marked `cached` in routes.ts (http-cache/). */
     catalogCache: {
-      enabled: onOff('CATALOG_CACHE', true),
+      enabled: flag('CATALOG_CACHE', true),
+      /** Most responses kept (least recently used go first). */
       maxEntries: int('CATALOG_CACHE_MAX_ENTRIES', 20_000, 1, 1_000_000),
+      /** Most bytes kept (raw + gzip variants together). */
       maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
+      /** Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE. */
       prefix: catalogCachePrefix,
+      /** How often the sequence number is read besides the channel (covers lost messages). */
       versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
     },
+    /** GET /metrics on a listener of its own, never on the public port; undefined (unset or "off"): none. */
     metricsPort,
     metricsHost: read('METRICS_HOST') ?? host,
   };
@@ -199,24 +161,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 }
 
 /**
- * TRUST_PROXY: false (default), true, a hop count, or Express's list form
- * ("loopback", "10.0.0.0/8, 127.0.0.1").
+ * TRUST_PROXY: false (default), true, a hop count, or Express's list form ("loopback", "10.0.0.0/8, 127.0.0.1"),
+ * which Express itself refuses anything else in.
  */
 function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
   if (raw === undefined || /^(false|0|no)$/i.test(raw)) return false;
   if (/^(true|yes)$/i.test(raw)) return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const known = /^(loopback|linklocal|uniquelocal)$/;
-  const ipLike = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
-  const parts = raw.split(',').map((p) => p.trim());
-  if (parts.every((p) => known.test(p) || ipLike.test(p))) {
-    try {
-      express().set('trust proxy', parts.join(', ')); // Express itself rejects bad addresses here
-      return parts.join(', ');
-    } catch {
-      // reported below
-    }
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .join(', ');
+  try {
+    express().set('trust proxy', list);
+    return list;
+  } catch {
+    problems.push(`TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets (got "${raw}")`);
+    return false;
   }
-  problems.push(`TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets (got "${raw}")`);
-  return false;
 }

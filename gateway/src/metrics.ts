@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { GatewayConfig } from './config';
@@ -47,11 +48,11 @@ export function routeLabel(url: string): string {
   return isBackendPath(path) ? 'unmatched' : 'spa';
 }
 
-/** Called once per request when its response is done or cut off (request-id.ts). */
-export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+/** Called once per request when its response is done or cut off (request-id.ts), with its route label when known. */
+export function observeRequest(req: IncomingMessage, res: ServerResponse, seconds: number, route?: string): void {
   const labels = {
     method: METHODS.has(req.method ?? '') ? req.method! : 'OTHER',
-    route: routeLabel((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
+    route: route ?? routeLabel((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
     status: res.writableFinished ? String(res.statusCode) : 'aborted',
   };
   requests.inc(labels);
@@ -60,10 +61,7 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, second
 
 let defaultMetrics = false;
 
-export interface MetricsServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type MetricsServer = NonNullable<Awaited<ReturnType<typeof startMetricsServer>>>;
 
 /**
  * Serves GET /metrics on METRICS_HOST:METRICS_PORT (off when METRICS_PORT is unset), with the process and
@@ -72,13 +70,13 @@ export interface MetricsServer {
 export async function startMetricsServer(
   config: Pick<GatewayConfig, 'metricsPort' | 'metricsHost'>,
   logger: Logger,
-): Promise<MetricsServer | undefined> {
+): Promise<{ port: number; close(): Promise<void> } | undefined> {
   if (config.metricsPort === undefined) return undefined;
   if (!defaultMetrics) {
     collectDefaultMetrics({ register: registry });
     defaultMetrics = true;
   }
-  const server: Server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: try GET /metrics\n');
@@ -92,10 +90,8 @@ export async function startMetricsServer(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.metricsPort, config.metricsHost, () => resolve());
-  });
+  server.listen(config.metricsPort, config.metricsHost);
+  await once(server, 'listening'); // rejects on 'error' (the port is taken)
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host: config.metricsHost }, 'metrics listening (GET /metrics)');
   return {

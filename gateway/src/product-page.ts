@@ -49,14 +49,7 @@ export interface ProductPagesOptions {
   maxEntries?: number;
 }
 
-export interface ProductPages {
-  /**
-   * The whole HTML of product `id`'s page, rendered with its product for a browser at `origin`; undefined when it
-   * cannot be rendered here (an unknown product, no server bundle in the build, the catalog unreachable): the
-   * prerendered frame is served then, and the app asks for the product itself (and shows "not found" for one).
-   */
-  render(id: string, origin: string): Promise<string | undefined>;
-}
+export type ProductPages = ReturnType<typeof createProductPages>;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
@@ -82,7 +75,7 @@ const PAGE_DATA_ID = 'page-data';
  * The product is read through the public API like any client's read (through the HTTP cache); pages are kept per
  * web build, product and origin with the product's ETag, and rendered again only when it changed.
  */
-export function createProductPages(options: ProductPagesOptions): ProductPages {
+export function createProductPages(options: ProductPagesOptions) {
   const { webDist, catalogUrl, timeoutMs, logger, maxEntries = 500 } = options;
   const readProduct =
     options.readProduct ??
@@ -183,7 +176,12 @@ export function createProductPages(options: ProductPagesOptions): ProductPages {
   }
 
   return {
-    async render(id, origin) {
+    /**
+     * The whole HTML of product `id`'s page, rendered with its product for a browser at `origin`; undefined when it
+     * cannot be rendered here (an unknown product, no server bundle in the build, the catalog unreachable): the
+     * prerendered frame is served then, and the app asks for the product itself (and shows "not found" for one).
+     */
+    async render(id: string, origin: string): Promise<string | undefined> {
       let server: ServerBuild | undefined;
       try {
         server = await currentBuild();

@@ -1,8 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   createProxyMiddleware,
   debugProxyErrorsPlugin,
@@ -13,15 +11,8 @@ import { SERVICES, type ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError, unavailableMessage } from './errors';
 import type { Logger } from './logger';
-import { requestIdOf } from './request-id';
+import { notesOf, requestIdOf } from './request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, type Route } from './routes';
-
-export interface ServiceProxies {
-  /** Express middleware: proxies a request whose path is in the route table, else calls next(). */
-  handler: RequestHandler;
-  /** Drops the keep-alive connections to the upstreams. */
-  close(): void;
-}
 
 /**
  * Idle sockets to a service are dropped after this long, before the service drops them (nest-common keeps idle
@@ -31,24 +22,18 @@ export const UPSTREAM_IDLE_MS = 60_000;
 /** At most this many connections to one service at once (more requests wait for one). */
 export const UPSTREAM_MAX_SOCKETS = 512;
 
-export interface ProxyHooks {
-  /** Called with every upstream response, before its headers reach the client. */
-  onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void;
-}
-
 /**
- * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the
- * full original path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they stream through, and their size
- * is policed by Content-Length up front and by counting bytes of chunked bodies on the way.
+ * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the full original
+ * path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they
+ * stream through, and their size is policed by Content-Length up front and by counting bytes of chunked bodies.
  */
-export function createServiceProxies(config: GatewayConfig, logger: Logger, hooks: ProxyHooks = {}): ServiceProxies {
+export function createServiceProxies(
+  config: GatewayConfig,
+  logger: Logger,
+  /** Called with every upstream response, before its headers reach the client. */
+  onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void,
+) {
   const agents = {} as Record<ServiceName, http.Agent>;
-  // Requests whose body overflowed before the upstream request existed; and the upstream requests.
-  const overflowed = new WeakSet<IncomingMessage>();
-  const upstreamRequests = new WeakMap<IncomingMessage, ClientRequest>();
-  // The route each request was dispatched by (matched once, in the handler below).
-  const routeOf = new WeakMap<IncomingMessage, Route>();
-
   const limitFor = (route: Route | undefined): number =>
     route?.upload ? config.uploadBodyLimitBytes : config.bodyLimitBytes;
 
@@ -77,67 +62,74 @@ export function createServiceProxies(config: GatewayConfig, logger: Logger, hook
       ejectPlugins: true,
       plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
       on: {
-        start: (req, res) => watchBodySize(req, res, limitFor(routeOf.get(req))),
-        proxyReq: (proxyReq, req) => {
-          if (overflowed.has(req)) proxyReq.destroy();
-          else upstreamRequests.set(req, proxyReq);
+        // Here, as the body is about to be piped: a listener added any earlier would take chunks from the pipe.
+        start: (req, res) => watchBodySize(req, res),
+        proxyReq: (proxyReq, req: Counted) => {
+          const counting = req[COUNT];
+          if (counting?.overflowed) proxyReq.destroy();
+          else if (counting) counting.upstream = proxyReq;
         },
         proxyRes: (proxyRes, req) => {
           delete proxyRes.headers['x-powered-by'];
-          hooks.onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
+          onUpstreamResponse?.(req, proxyRes.statusCode ?? 0, service);
         },
         error: (err, req, res) => {
+          if ((req as Counted)[COUNT]?.overflowed) return; // we cut the upload off ourselves and already answered 413
           const code = (err as NodeJS.ErrnoException).code;
-          if (overflowed.has(req)) return; // we cut the upload off ourselves and already answered 413
           logger.warn({ requestId: requestIdOf(req), upstream: service, code, err: err.message }, 'upstream failed');
-          if (!isServerResponse(res)) {
-            res.destroy();
-            return;
-          }
-          if (!sendError(res, 503, unavailableMessage(service))) res.destroy();
+          // (a bare socket only for an upgrade, which no route takes)
+          if (!('setHeader' in res) || !sendError(res, 503, unavailableMessage(service))) res.destroy();
         },
       },
     });
   }
 
-  /** Chunked (or lying) bodies: count bytes as they stream and stop at the limit. */
-  function watchBodySize(req: IncomingMessage, res: ServerResponse, limit: number): void {
-    // Without either header an HTTP/1.1 request has no body (RFC 9112 §6.3).
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return;
-    let received = 0;
+  /**
+   * Chunked bodies: count bytes as they stream and stop at the limit. A body with a Content-Length was judged by it
+   * up front, and Node's parser reads no byte past it (any more are the next request, on which the client waits).
+   */
+  function watchBodySize(req: Counted, res: ServerResponse): void {
+    if (req.headers['transfer-encoding'] === undefined) return;
+    const limit = limitFor(matchRoute((req.url ?? '/').split('?')[0]));
+    const counting: Counting = (req[COUNT] = { received: 0, overflowed: false });
     req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit || overflowed.has(req)) return;
-      overflowed.add(req);
+      counting.received += chunk.length;
+      if (counting.received <= limit || counting.overflowed) return;
+      counting.overflowed = true;
       req.unpipe();
       sendError(res, 413, MESSAGES.tooLarge, { Connection: 'close' });
-      upstreamRequests.get(req)?.destroy();
+      counting.upstream?.destroy();
     });
   }
 
-  const handler: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const route = matchRoute(req.path);
-    if (!route) return next();
-    if (DOT_SEGMENT.test(normalisePath(req.path))) {
-      sendError(res, 400, MESSAGES.badPath);
-      return;
-    }
-    res.locals.upstream = route.service;
-    routeOf.set(req, route);
-
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limitFor(route)) {
-      refuseTooLarge(res, declared);
-      return;
-    }
-    void proxies[route.service](req, res, next);
-  };
-
   return {
-    handler,
+    /** Proxies a request to the service of its route (next(err) only if the proxy throws). */
+    proxy(route: Route, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+      if (DOT_SEGMENT.test(normalisePath((req.url ?? '/').split('?')[0]))) {
+        sendError(res, 400, MESSAGES.badPath);
+        return;
+      }
+      notesOf(res).upstream = route.service;
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > limitFor(route)) {
+        refuseTooLarge(res, declared);
+        return;
+      }
+      void proxies[route.service](req, res, next);
+    },
+    /** Drops the keep-alive connections to the upstreams. */
     close: () => Object.values(agents).forEach((agent) => agent.destroy()),
   };
 }
+
+/** The byte count of a request body on its way (watchBodySize), and its upstream request once there is one. */
+interface Counting {
+  received: number;
+  overflowed: boolean;
+  upstream?: ClientRequest;
+}
+const COUNT = Symbol('body byte count');
+type Counted = IncomingMessage & { [COUNT]?: Counting };
 
 /** A refused body up to this size is read and dropped after the 413; a larger one is cut off with the connection. */
 const LINGER_BYTES = 8 * 1024 * 1024;
@@ -150,8 +142,4 @@ const LINGER_BYTES = 8 * 1024 * 1024;
  */
 function refuseTooLarge(res: ServerResponse, declared: number): void {
   sendError(res, 413, MESSAGES.tooLarge, declared > LINGER_BYTES ? { Connection: 'close' } : {});
-}
-
-function isServerResponse(res: ServerResponse | Socket): res is ServerResponse {
-  return typeof (res as ServerResponse).setHeader === 'function';
 }

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { throttled, type Logger } from './logger';
 
@@ -33,17 +34,11 @@ export async function closeRedis(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
-/** Resolves when the client is ready, or after timeoutMs (never rejects: callers fail open). */
-export function waitForRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
-  if (redis.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (ready: boolean): void => {
-      clearTimeout(timer);
-      redis.off('ready', onReady);
-      resolve(ready);
-    };
-    const onReady = (): void => done(true);
-    const timer = setTimeout(() => done(false), timeoutMs);
-    redis.on('ready', onReady);
-  });
+/** Resolves true when the client is ready, false after timeoutMs (never rejects: callers fail open). */
+export async function waitForRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return once(redis, 'ready', { signal: AbortSignal.timeout(timeoutMs) }).then(
+    () => true,
+    () => false,
+  );
 }

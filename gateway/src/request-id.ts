@@ -1,75 +1,61 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { REQUEST_ID_HEADER } from '@shop/contracts';
+import { performance } from 'node:perf_hooks';
+import { REQUEST_ID_HEADER, type ServiceName } from '@shop/contracts';
 import type { Logger } from './logger';
 import { observeRequest } from './metrics';
 
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** The request id of a request that went through {@link requestContext}. */
+/** What a request's access-log line and metrics say besides its method, path and status. */
+export interface RequestNotes {
+  /** The service that answered (proxied, or filled the HTTP cache). */
+  upstream?: ServiceName;
+  /** The HTTP cache's outcome, on cached routes. */
+  cache?: 'HIT' | 'MISS' | 'BYPASS';
+  /** The route-table prefix that dispatched it (the metrics' route label). */
+  route?: string;
+}
+
+/** The notes of a request, kept as Express's `res.locals` (Express keeps an existing one). */
+export function notesOf(res: ServerResponse): RequestNotes {
+  return ((res as ServerResponse & { locals?: RequestNotes }).locals ??= {});
+}
+
+/** The request id of a request that went through {@link beginRequest}. */
 export function requestIdOf(req: IncomingMessage): string {
   const value = req.headers[REQUEST_ID_HEADER];
   return typeof value === 'string' ? value : '';
 }
 
 /**
- * Takes a sane incoming x-request-id or makes one, puts it on the request headers (so the proxy
- * forwards it) and on the response, and writes one access-log line when the response is done.
+ * Takes a sane incoming x-request-id or makes one, puts it on the request headers (so the proxy forwards it) and on
+ * the response, and writes one access-log line and counts the request (metrics.ts) when the response is done or cut
+ * off: a response emits `close` either way, after `finish` when it was sent whole.
  */
-export function requestContext(logger: Logger): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    beginRequest(req, res, logger);
-    next();
-  };
-}
-
-/** The work of {@link requestContext}. */
-function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): string {
-  const started = process.hrtime.bigint();
-  const requestId = assignRequestId(req);
-  res.setHeader(REQUEST_ID_HEADER, requestId);
-  logWhenDone(req, res, logger, requestId, started);
-  return requestId;
-}
-
-/** Keeps a sane incoming id or makes one; puts it on the request headers (so the proxy forwards it). */
-function assignRequestId(req: IncomingMessage): string {
+export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  const started = performance.now();
   const incoming = req.headers[REQUEST_ID_HEADER];
   const requestId = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
   req.headers[REQUEST_ID_HEADER] = requestId;
-  return requestId;
-}
-
-/** Writes the one access-log line of a request, and counts it (metrics.ts), when its response is done (or cut off). */
-function logWhenDone(
-  req: IncomingMessage,
-  res: ServerResponse,
-  logger: Logger,
-  requestId: string,
-  started: bigint,
-): void {
-  let logged = false;
-  const log = (): void => {
-    if (logged) return;
-    logged = true;
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    observeRequest(req, res, ms / 1000);
-    const locals = (res as Partial<Response>).locals ?? {};
-    const url = (req as Partial<Request>).originalUrl ?? req.url ?? '/';
-    const line = {
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  res.once('close', () => {
+    const ms = performance.now() - started;
+    const notes = notesOf(res);
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const q = url.indexOf('?');
+    observeRequest(req, res, ms / 1000, notes.route);
+    const line: Record<string, unknown> = {
       requestId,
       method: req.method,
-      path: url.split('?')[0],
+      path: q === -1 ? url : url.slice(0, q),
       status: res.statusCode,
       ms: Math.round(ms * 10) / 10,
-      upstream: (locals.upstream as string | undefined) ?? null,
-      ...(locals.cache ? { cache: locals.cache as string } : {}),
-      ...(res.writableFinished ? {} : { aborted: true }),
+      upstream: notes.upstream ?? null,
     };
+    if (notes.cache) line.cache = notes.cache;
+    if (!res.writableFinished) line.aborted = true;
     if (res.statusCode >= 500) logger.warn(line, 'request');
     else logger.info(line, 'request');
-  };
-  res.on('finish', log);
-  res.on('close', log);
+  });
 }

@@ -17,18 +17,10 @@ const LOCAL_DEV = ['http://127.0.0.1:*', 'http://localhost:*'];
  * Security headers for the SPA and the API. The CSP allows our own scripts/styles/images plus PayPal's
  * SDK, frames and API. Styles also allow 'unsafe-inline' because the PayPal SDK and the toast library
  * inject <style> elements at runtime (scripts stay strict). helmet decides the headers; they depend on the
- * configuration only, so they are worked out once at start and each response just gets them.
+ * configuration only, so they are worked out once at start (by running helmet on a blank response) and each
+ * response just gets them.
  */
-export function securityHeaders(config: GatewayConfig): RequestHandler {
-  const headers = headersSetBy(helmetFor(config));
-  return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
-}
-
-/** The headers a response-independent middleware sets, found by running it once on a blank response. */
-function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
+export function securityHeaders(config: GatewayConfig): ReadonlyArray<[string, string]> {
   const set = new Map<string, string>();
   const blank = {
     setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
@@ -36,10 +28,10 @@ function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
     getHeader: (name: string) => set.get(name),
   } as unknown as ServerResponse;
   let done = false;
-  middleware({ headers: {}, method: 'GET', url: '/' } as IncomingMessage as never, blank as never, () => {
+  helmetFor(config)({ headers: {}, method: 'GET', url: '/' } as IncomingMessage as never, blank as never, () => {
     done = true;
   });
-  if (!done) throw new Error('security headers: the middleware did not finish synchronously');
+  if (!done) throw new Error('security headers: helmet did not finish synchronously');
   return [...set];
 }
 
@@ -77,13 +69,12 @@ function helmetFor(config: GatewayConfig): RequestHandler {
  * them as absolute URLs (ASSET_URL_PREFIX). helmet's `Cross-Origin-Resource-Policy: same-origin` broke exactly that
  * — and, in development, every image of a shop opened as 127.0.0.1 while its URLs name localhost.
  */
-export const embeddableImages: RequestHandler = (req, res, next) => {
-  if (req.path.startsWith('/uploads/')) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-  next();
-};
+export function embeddable(url: string): boolean {
+  return url.startsWith('/uploads/');
+}
 
 /** CORS allow-list from CORS_ORIGINS; with none configured the gateway is same-origin only. */
-export function corsPolicy(config: GatewayConfig): RequestHandler | undefined {
+export function corsPolicy(config: GatewayConfig): ReturnType<typeof cors> | undefined {
   if (config.corsOrigins.length === 0) return undefined;
   const allowed = new Set(config.corsOrigins);
   return cors({

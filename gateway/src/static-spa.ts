@@ -60,19 +60,14 @@ function productIdOf(req: Request): string | undefined {
   }
 }
 
-export interface StaticSpaOptions {
-  /** Renders a product page whole, its product included (product-page.ts); without it, the prerendered frame. */
-  productPages?: ProductPages;
-}
-
 /**
  * Serves the built SPA: files from webDist (hashed /assets/* cached for a year, everything else
  * revalidated), and for any other GET/HEAD outside /api and /uploads a landing page's prerendered HTML when
  * the build made one for it, else index.html (history fallback for deep links); a product page rendered with its
- * product when it can (options.productPages). Without a build it answers a small placeholder page instead of failing.
+ * product when it can (`productPages`, product-page.ts; without it, the prerendered frame). Without a build it answers
+ * a small placeholder page instead of failing.
  */
-export function staticSpa(webDist: string, options: StaticSpaOptions = {}): RequestHandler {
-  const { productPages } = options;
+export function staticSpa(webDist: string, { productPages }: { productPages?: ProductPages } = {}): RequestHandler {
   const assetsDir = path.join(webDist, 'assets') + path.sep;
   const indexFile = path.join(webDist, 'index.html');
 

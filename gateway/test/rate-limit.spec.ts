@@ -99,3 +99,26 @@ describe('rate limits when Redis is down', () => {
     expect(identity.requests.length).toBe(3);
   });
 });
+
+describe('rate limits behind a trusted proxy (TRUST_PROXY)', () => {
+  let identity: Upstream;
+  let gw: Running;
+
+  beforeAll(async () => {
+    identity = await startUpstream('identity');
+    gw = await startGateway(testConfig({ identity }, { RATE_LIMIT_LOGIN_PER_MIN: '1', TRUST_PROXY: 'loopback' }));
+  });
+
+  afterAll(async () => {
+    await gw.close();
+    await identity.close();
+  });
+
+  it("counts each client by the address the trusted hops name, as Express's req.ip tells it", async () => {
+    // the ingress (loopback, trusted) names the client last; what the client itself sent before it counts for nothing
+    expect((await login(gw.url, { 'x-forwarded-for': '198.51.100.1' })).status).toBe(200);
+    expect((await login(gw.url, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(200);
+    expect((await login(gw.url, { 'x-forwarded-for': '203.0.113.9, 198.51.100.1' })).status).toBe(429);
+    expect((await login(gw.url, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(429);
+  });
+});

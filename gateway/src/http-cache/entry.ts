@@ -6,7 +6,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 const gzip = promisify(gzipCallback);
 
 /** Largest upstream body that is kept. */
-export const MAX_CACHED_BODY = 1024 * 1024;
+const MAX_CACHED_BODY = 1024 * 1024;
 
 /** Upstream headers a kept response is served with (everything else is the gateway's own). */
 const KEPT_HEADERS = ['content-type', 'cache-control', 'last-modified'] as const;

@@ -11,18 +11,6 @@ import type { Store } from './store';
 /** What a fill brings: an entry to serve (kept if still fresh), an answer to pass on as is, or a failure. */
 export type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };
 
-export interface Filler {
-  /**
-   * One upstream request per key at a time; later requests for the key wait for the same answer. `path` is what to
-   * ask for (the URL as the client sent it); `req` the client's request, when there is one (its request id and
-   * address are passed on).
-   */
-  fill(key: string, path: string, req?: http.IncomingMessage): Promise<FillResult>;
-  /** After a change: later requests must not join a fill that started before it. */
-  forgetInflight(): void;
-  close(): void;
-}
-
 /**
  * Fetches from `upstream` anonymously (no Authorization, no cookies: a shared entry must not depend on who asked
  * first), fully buffered, over a keep-alive agent.
@@ -34,7 +22,7 @@ export function createFiller(
   logger: Logger,
   /** Whether an answer may be kept now (not while purges cannot be heard). */
   mayKeep: () => boolean,
-): Filler {
+) {
   const target = new URL(config.upstreams[upstream]);
   const targetPath = target.pathname.replace(/\/+$/, '');
   const client = target.protocol === 'https:' ? https : http;
@@ -99,7 +87,12 @@ export function createFiller(
     });
 
   return {
-    fill(key, path, req) {
+    /**
+     * One upstream request per key at a time; later requests for the key wait for the same answer. `path` is what to
+     * ask for (the URL as the client sent it); `req` the client's request, when there is one (its request id and
+     * address are passed on).
+     */
+    fill(key: string, path: string, req?: http.IncomingMessage): Promise<FillResult> {
       const running = inflight.get(key);
       if (running) return running;
       const ticket = store.ticket();
@@ -123,6 +116,7 @@ export function createFiller(
       inflight.set(key, filling);
       return filling;
     },
+    /** After a change: later requests must not join a fill that started before it. */
     forgetInflight: () => inflight.clear(),
     close: () => agent.destroy(),
   };

@@ -1,49 +1,23 @@
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from '../config';
 import { sendError, unavailableMessage } from '../errors';
 import { throttled, type Logger } from '../logger';
-import { requestIdOf } from '../request-id';
+import type { ProductRead } from '../product-page';
+import { notesOf, requestIdOf } from '../request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, ROUTES } from '../routes';
 import { zip, type Entry } from './entry';
-import { createFiller, type Filler, type FillResult } from './fill';
-import { acceptsGzip, noteForAccessLog } from './http';
+import { createFiller, type FillResult } from './fill';
 import { followCatalogVersion } from './invalidation';
-import { serveEntry, servePassed } from './respond';
+import { acceptsGzip, serveEntry, servePassed } from './respond';
 import { createStore } from './store';
-
-export { MAX_CACHED_BODY } from './entry';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface HttpCacheStats {
-  /** The purge sequence the cache follows; undefined while Redis is unreachable (every read is then proxied). */
-  version: string | undefined;
-  entries: number;
-  bytes: number;
-  hits: number;
-  misses: number;
-  bypassed: number;
-}
-
-export interface HttpCache {
-  /** Express middleware: answers GET/HEAD on the routes marked `cached`, else calls next(). Mount before compression. */
-  handler: RequestHandler;
-  /**
-   * A public GET of `path` through the cache, as a client of the API would make it (the product pages' prerender):
-   * the kept entry, or one fill shared with every client asking for it.
-   */
-  get(path: string): Promise<FillResult>;
-  /** Proxy hook: a successful write proxied to a service whose answers are kept drops them (RFC 9111 §4.4). */
-  onUpstreamResponse(req: IncomingMessage, statusCode: number, service: ServiceName): void;
-  /** Resolves true once the purge sequence is known (subscribed and read), false after timeoutMs. */
-  whenArmed(timeoutMs: number): Promise<boolean>;
-  stats(): HttpCacheStats;
-  close(): Promise<void>;
-}
+export type HttpCache = ReturnType<typeof createHttpCache>;
+export type HttpCacheStats = ReturnType<HttpCache['stats']>;
 
 /**
  * The cache key of a GET/HEAD on a route marked `cached` (its path lower-cased without a trailing slash, its query as
@@ -74,19 +48,14 @@ export function cacheKeyOf(method: string | undefined, url: string): string | un
  *   while the sequence is unknown (Redis away) nothing is kept and every read is proxied.
  * It knows nothing of what it keeps: no product, no list, no query.
  */
-export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Logger, metrics?: Registry): HttpCache {
+export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Logger, metrics?: Registry) {
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
   const store = createStore({ maxEntries, maxBytes });
   const cachedServices = new Set(ROUTES.filter((route) => route.cached).map((route) => route.service));
-  const fillers = new Map<ServiceName, Filler>();
-  const fillerOf = (service: ServiceName): Filler => {
-    let filler = fillers.get(service);
-    if (!filler) {
-      filler = createFiller(config, service, store, logger, () => follower.version !== undefined);
-      fillers.set(service, filler);
-    }
-    return filler;
-  };
+  const mayKeep = () => follower.version !== undefined;
+  const fillers = new Map(
+    [...cachedServices].map((service) => [service, createFiller(config, service, store, logger, mayKeep)]),
+  );
   const forgetInflight = () => fillers.forEach((filler) => filler.forgetInflight());
   const follower = followCatalogVersion(redis, { prefix, pollMs: versionPollMs }, logger, {
     dropAll: () => {
@@ -112,13 +81,14 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
       return { entry };
     }
     counters.misses += 1;
-    return fillerOf(matchRoute(url.split('?')[0])!.service).fill(key, url, req);
+    return fillers.get(matchRoute(url.split('?')[0])!.service)!.fill(key, url, req);
   };
 
-  const answer = async (key: string, service: ServiceName, req: Request, res: Response): Promise<void> => {
-    const found = lookup(key, req.originalUrl, req);
+  const answer = async (key: string, url: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const service = matchRoute(url.split('?')[0])!.service;
+    const found = lookup(key, url, req);
     const outcome = 'entry' in found ? 'HIT' : 'MISS';
-    if (outcome === 'MISS') noteForAccessLog(res, { upstream: service });
+    if (outcome === 'MISS') notesOf(res).upstream = service;
     const result = await found;
     if (res.headersSent || res.destroyed) return;
     if ('passed' in result) return servePassed(req, res, result.passed);
@@ -132,46 +102,51 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     serveEntry(req, res, entry, outcome);
   };
 
-  const handler: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const key = cacheKeyOf(req.method, req.originalUrl);
-    if (key === undefined) return next();
-    if (follower.version === undefined) {
-      counters.bypassed += 1;
-      warnBypass(() => logger.warn({ prefix }, 'HTTP cache bypassed: purge sequence unknown (Redis down?)'));
-      res.setHeader('x-cache', 'BYPASS');
-      return next();
-    }
-    answer(key, matchRoute(req.path)!.service, req, res).catch(next);
-  };
-
-  const get = async (path: string): Promise<FillResult> => {
-    const key = cacheKeyOf('GET', path);
-    if (key === undefined) throw new Error(`not a cached route: ${path}`);
-    return lookup(key, path);
-  };
-
-  const onUpstreamResponse = (req: IncomingMessage, statusCode: number, service: ServiceName): void => {
-    if (!cachedServices.has(service) || statusCode < 200 || statusCode > 299) return;
-    if (SAFE_METHODS.has(req.method ?? 'GET')) return;
-    store.dropAll();
-    forgetInflight();
-    logger.debug({ requestId: requestIdOf(req), method: req.method, service }, 'write succeeded: cache dropped');
-  };
-
-  const stats = (): HttpCacheStats => ({
+  const stats = () => ({
+    /** The purge sequence the cache follows; undefined while Redis is unreachable (every read is then proxied). */
     version: follower.version,
     entries: store.size,
     bytes: store.bytes,
     ...counters,
   });
-
   if (metrics) registerMetrics(metrics, stats);
 
   return {
-    handler,
-    get,
-    onUpstreamResponse,
-    whenArmed: (timeoutMs) => follower.whenArmed(timeoutMs),
+    /** Answers GET/HEAD on the routes marked `cached`, else calls next(). Before compression: hits are sent as kept. */
+    handle(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+      const url = req.url ?? '/';
+      const key = cacheKeyOf(req.method, url);
+      if (key === undefined) return next();
+      if (follower.version === undefined) {
+        counters.bypassed += 1;
+        warnBypass(() => logger.warn({ prefix }, 'HTTP cache bypassed: purge sequence unknown (Redis down?)'));
+        res.setHeader('x-cache', 'BYPASS');
+        return next();
+      }
+      answer(key, url, req, res).catch(next);
+    },
+    /**
+     * A public GET of `path` through the cache, as a client of the API would make it (the product pages' read of a
+     * product): the kept entry, or one fill shared with every client asking for it.
+     */
+    async read(path: string): Promise<ProductRead> {
+      const key = cacheKeyOf('GET', path);
+      if (key === undefined) throw new Error(`not a cached route: ${path}`);
+      const result = await lookup(key, path);
+      if ('entry' in result) return { status: 200, etag: result.entry.etag, body: result.entry.raw };
+      if ('passed' in result) return { status: result.passed.status, body: result.passed.body };
+      throw new Error(result.failed);
+    },
+    /** Proxy hook: a successful write proxied to a service whose answers are kept drops them (RFC 9111 §4.4). */
+    onUpstreamResponse(req: IncomingMessage, statusCode: number, service: ServiceName): void {
+      if (!cachedServices.has(service) || statusCode < 200 || statusCode > 299) return;
+      if (SAFE_METHODS.has(req.method ?? 'GET')) return;
+      store.dropAll();
+      forgetInflight();
+      logger.debug({ requestId: requestIdOf(req), method: req.method, service }, 'write succeeded: cache dropped');
+    },
+    /** Resolves true once the purge sequence is known (subscribed and read), false after timeoutMs. */
+    whenArmed: (timeoutMs: number) => follower.whenArmed(timeoutMs),
     stats,
     close: async () => {
       await follower.close();

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { throttled, type Logger } from '../logger';
 import { closeRedis } from '../redis';
@@ -6,14 +7,6 @@ import { closeRedis } from '../redis';
 export interface Invalidate {
   dropAll(): void;
   purge(keys: readonly string[]): void;
-}
-
-export interface VersionFollower {
-  /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
-  readonly version: string | undefined;
-  /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
-  whenArmed(timeoutMs: number): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 /** How soon a failed read of the version is tried again (or pollMs, when shorter). */
@@ -36,7 +29,7 @@ export function followCatalogVersion(
   options: { prefix: string; pollMs: number },
   logger: Logger,
   invalidate: Invalidate,
-): VersionFollower {
+) {
   const versionKey = `${options.prefix}catalog:version`;
   const warnRedis = throttled(10_000);
   let version: string | undefined;
@@ -44,7 +37,8 @@ export function followCatalogVersion(
   let subscribed = false;
   /** Bumped whenever the subscription is (re)established or lost: stale GET replies are ignored. */
   let subscription = 0;
-  const armedWaiters = new Set<() => void>();
+  /** Emits `armed` when a version becomes known, and at close (waking every whenArmed). */
+  const armed = new EventEmitter().setMaxListeners(0);
 
   const setVersion = (next: string, source: string): void => {
     if (next === version) return;
@@ -53,7 +47,7 @@ export function followCatalogVersion(
     invalidate.dropAll();
     if (previous === undefined) {
       logger.info({ version: next, source }, 'catalog cache armed');
-      armedWaiters.forEach((wake) => wake());
+      armed.emit('armed');
     } else {
       logger.debug({ version: next, previous, source }, 'catalog version changed: cache dropped');
     }
@@ -137,26 +131,21 @@ export function followCatalogVersion(
   poll.unref();
 
   return {
-    get version() {
+    /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
+    get version(): string | undefined {
       return version;
     },
-    whenArmed(timeoutMs) {
-      if (version !== undefined) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          armedWaiters.delete(wake);
-          resolve(version !== undefined);
-        };
-        const timer = setTimeout(wake, timeoutMs);
-        armedWaiters.add(wake);
-      });
+    /** Resolves true once a version is known (subscribed and read), false after timeoutMs. */
+    async whenArmed(timeoutMs: number): Promise<boolean> {
+      if (version === undefined)
+        await once(armed, 'armed', { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+      return version !== undefined;
     },
     async close() {
       closed = true;
       clearInterval(poll);
       clearTimeout(retry);
-      armedWaiters.forEach((wake) => wake());
+      armed.emit('armed');
       subscribed = false;
       disarm('closing'); // quiet: closed is set
       await closeRedis(subscriber);

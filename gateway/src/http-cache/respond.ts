@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { notesOf } from '../request-id';
 import type { Entry, Upstream } from './entry';
-import { acceptsGzip, appendVary, isNotModified, noteForAccessLog } from './http';
 
 /** Not forwarded from an uncacheable upstream answer (RFC 9110 §7.6.1, the upstream's banner, its cache directives and tags). */
 const NOT_FORWARDED = new Set([
@@ -17,15 +17,58 @@ const NOT_FORWARDED = new Set([
   'surrogate-control',
 ]);
 
-/** Whether this request gets the gzip variant (made already: see zip in entry.ts). */
-function wantsGzip(req: IncomingMessage, entry: Entry): boolean {
-  return acceptsGzip(req.headers['accept-encoding']) && entry.gzip != null;
+/** Whether Accept-Encoding allows gzip (honours q=0 and `*`). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let star: number | undefined;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';');
+    const token = name.trim().toLowerCase();
+    if (token !== 'gzip' && token !== 'x-gzip' && token !== '*') continue;
+    let q = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    if (token === '*') star = q;
+    else return q > 0;
+  }
+  return star !== undefined && star > 0;
+}
+
+/** If-None-Match (weak comparison, `*`), else If-Modified-Since against the stored Last-Modified. */
+export function isNotModified(
+  headers: IncomingHttpHeaders,
+  validators: { etag: string; lastModified?: number },
+): boolean {
+  const noneMatch = headers['if-none-match'];
+  if (noneMatch !== undefined) {
+    const opaque = validators.etag.replace(/^W\//, '');
+    return noneMatch.split(',').some((tag) => {
+      const t = tag.trim();
+      return t === '*' || t.replace(/^W\//, '') === opaque;
+    });
+  }
+  const since = headers['if-modified-since'];
+  if (since !== undefined && validators.lastModified !== undefined) {
+    const sinceMs = Date.parse(since);
+    return !Number.isNaN(sinceMs) && validators.lastModified <= sinceMs;
+  }
+  return false;
+}
+
+export function appendVary(res: ServerResponse, field: string): void {
+  const current = res.getHeader('Vary');
+  if (current === undefined) res.setHeader('Vary', field);
+  else if (!String(current).toLowerCase().includes(field.toLowerCase()))
+    res.setHeader('Vary', `${String(current)}, ${field}`);
 }
 
 /** Answers from an entry through setHeader (a miss just filled, or a hit that had to wait for its gzip). */
 export function serveEntry(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: 'HIT' | 'MISS'): void {
-  const zipped = wantsGzip(req, entry);
-  noteForAccessLog(res, { cache: outcome });
+  // the gzip variant, made already when this request takes it (zip in entry.ts)
+  const zipped = acceptsGzip(req.headers['accept-encoding']) && entry.gzip != null;
+  notesOf(res).cache = outcome;
   res.setHeader('x-cache', outcome);
   appendVary(res, 'Accept-Encoding'); // CORS may have set Vary: Origin
   res.setHeader('ETag', zipped ? entry.weakEtag : entry.etag);
@@ -46,7 +89,7 @@ export function serveEntry(req: IncomingMessage, res: ServerResponse, entry: Ent
 
 /** Passes on an upstream answer that is not kept (an error, a non-JSON body, too large, no-store). */
 export function servePassed(req: IncomingMessage, res: ServerResponse, passed: Upstream): void {
-  noteForAccessLog(res, { cache: 'MISS' });
+  notesOf(res).cache = 'MISS';
   for (const [name, value] of Object.entries(passed.headers)) {
     if (value !== undefined && !NOT_FORWARDED.has(name)) res.setHeader(name, value);
   }

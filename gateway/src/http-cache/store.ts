@@ -5,32 +5,14 @@ export interface FillTicket {
   readonly generation: number;
   readonly purges: number;
 }
-
-export interface Store {
-  /**
-   * The entry for a key, now the most recently used; undefined when there is none, when it expired, or when a purge
-   * since it was last looked at named one of its keys (or it has none).
-   */
-  get(key: string): Entry | undefined;
-  ticket(): FillTicket;
-  /** Keeps a filled entry, as of its ticket (a purge since then is applied at its first read); not after a drop. */
-  admit(entry: Entry, ticket: FillTicket): void;
-  /** An entry grew (its gzip variant was made): count the bytes, and evict if over budget. */
-  grew(entry: Entry, extraBytes: number): void;
-  /** Drops every entry. */
-  dropAll(): void;
-  /** The entries tagged with any of these surrogate keys, and those tagged with none, are gone. */
-  purge(keys: readonly string[]): void;
-  readonly size: number;
-  readonly bytes: number;
-}
+export type Store = ReturnType<typeof createStore>;
 
 /**
  * The kept responses: least recently used evicted first beyond maxEntries or maxBytes. A purge only notes when each
  * key it names changed; an entry is checked against those notes when it is next read (a few map lookups, and only if
  * a purge came since its last read), so a purge costs the same whatever the number of entries.
  */
-export function createStore(limits: { maxEntries: number; maxBytes: number }, now = Date.now): Store {
+export function createStore(limits: { maxEntries: number; maxBytes: number }, now = Date.now) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let generation = 0;
@@ -65,7 +47,11 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }, no
   };
 
   return {
-    get(key) {
+    /**
+     * The entry for a key, now the most recently used; undefined when there is none, when it expired, or when a purge
+     * since it was last looked at named one of its keys (or it has none).
+     */
+    get(key: string): Entry | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
       if (entry.expiresAt <= now() || (entry.asOf < purgeCount && !stillValid(entry))) {
@@ -76,8 +62,9 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }, no
       entries.set(key, entry);
       return entry;
     },
-    ticket: () => ({ generation, purges: purgeCount }),
-    admit(entry, ticket) {
+    ticket: (): FillTicket => ({ generation, purges: purgeCount }),
+    /** Keeps a filled entry, as of its ticket (a purge since then is applied at its first read); not after a drop. */
+    admit(entry: Entry, ticket: FillTicket): void {
       if (entry.bytes > limits.maxBytes || ticket.generation !== generation) return;
       entry.asOf = ticket.purges;
       remove(entry.key);
@@ -85,19 +72,21 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }, no
       bytes += entry.bytes;
       evict();
     },
-    grew(entry, extraBytes) {
+    /** An entry grew (its gzip variant was made): count the bytes, and evict if over budget. */
+    grew(entry: Entry, extraBytes: number): void {
       entry.bytes += extraBytes;
       if (entries.get(entry.key) !== entry) return; // dropped meanwhile
       bytes += extraBytes;
       evict();
     },
-    dropAll() {
+    dropAll(): void {
       generation += 1;
       entries.clear();
       changedAt.clear();
       bytes = 0;
     },
-    purge(keys) {
+    /** The entries tagged with any of these surrogate keys, and those tagged with none, are gone. */
+    purge(keys: readonly string[]): void {
       purgeCount += 1;
       for (const key of keys) changedAt.set(key, purgeCount);
     },

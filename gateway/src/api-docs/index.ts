@@ -1,2 +1,0 @@
-export * from './merge';
-export * from './serve';
