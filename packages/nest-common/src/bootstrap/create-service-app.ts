@@ -9,9 +9,9 @@ import { ServiceConfig } from '../config/service-config';
 import { createLogger, PinoNestLogger, ROOT_LOGGER } from '../logging/logger';
 import { requestLogging } from '../logging/request-logging';
 import { httpMetrics } from '../metrics/http-metrics';
+import { MessagingMetrics } from '../metrics/messaging-metrics';
 import { Metrics } from '../metrics/metrics';
-import { ResilientServerRMQ } from '../rpc/rmq-channels';
-import { rpcServerOptions } from '../rpc/rpc-server';
+import { RequestQueueServer, rpcServerOptions } from '../rpc/rpc-server';
 import { JSON_BODY_LIMIT, parseJsonBodies } from './json-body';
 
 /** How long a service keeps an idle HTTP connection: longer than the gateway keeps its own (60 s). */
@@ -81,7 +81,8 @@ export async function startServiceApp(
 
   if (options.rpc !== false) {
     const { options: rmq } = rpcServerOptions(service, config.RABBITMQ_URL, config.RABBITMQ_NAMESPACE);
-    app.connectMicroservice({ strategy: new ResilientServerRMQ(rmq!) }, { inheritAppConfig: true });
+    const strategy = new RequestQueueServer(rmq!, app.get(MessagingMetrics));
+    app.connectMicroservice({ strategy }, { inheritAppConfig: true });
   }
   app.getHttpServer().headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   await app.listen(options.port ?? config.PORT, config.HOST);

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import type { ShopServiceName } from '@shop/contracts';
@@ -21,7 +21,6 @@ import { MongoCommandMetrics } from '../metrics/mongo-command-metrics';
 import type { Logger } from 'pino';
 import { REDIS, RedisCloser, redisProvider, type RedisClientOptions } from '../redis/redis.provider';
 import { namespacedExchange } from '../rpc/rpc-names';
-import { RpcContextInterceptor } from '../rpc/rpc-server';
 import mongoose, { type Connection } from 'mongoose';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
@@ -111,7 +110,6 @@ export class ServiceDefaultsModule {
         JwtAuthGuard,
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
       ],
       exports: [SERVICE_NAME, TokenRevocations, JwtAuthGuard, JwtModule, REDIS],
     };

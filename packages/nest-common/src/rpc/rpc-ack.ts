@@ -4,8 +4,8 @@ const acknowledged = new WeakSet<object>();
 
 /**
  * Acks a request message exactly once. Request queues run with manual acks (a crash mid-
- * handler leaves the message for another replica), so both the success path (interceptor)
- * and the error path (exception filter) ack; acking twice would close the channel.
+ * handler leaves the message for another replica), so both the request queue's server (once the
+ * answer is sent) and the exception filter (on the error path) ack; acking twice would close the channel.
  */
 export function acknowledgeRpc(context: unknown): void {
   const ctx = context as Partial<RmqContext> | undefined;
