@@ -25,8 +25,9 @@ export function httpMetrics(app: FastifyInstance, metrics: Metrics): void {
     return reply.type(contentType).send(body);
   });
   app.addHook('onResponse', (req, reply, done) => {
-    if (!req.routeOptions.config.uncounted) {
-      const labels = { method: req.method, route: routeTemplate(req), status: String(reply.statusCode) };
+    const route = req.routeOptions; // a getter that builds a new object: read once
+    if (!route.config.uncounted) {
+      const labels = { method: req.method, route: routeTemplate(req, route.url), status: String(reply.statusCode) };
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
     }
@@ -35,8 +36,8 @@ export function httpMetrics(app: FastifyInstance, metrics: Metrics): void {
 }
 
 /** The template of the route that answered, or {@link UNMATCHED_ROUTE} (the not-found handler has no route). */
-export function routeTemplate(req: FastifyRequest): string {
-  return req.is404 || !req.routeOptions.url ? UNMATCHED_ROUTE : req.routeOptions.url;
+export function routeTemplate(req: FastifyRequest, url = req.routeOptions.url): string {
+  return req.is404 || !url ? UNMATCHED_ROUTE : url;
 }
 
 declare module 'fastify' {
