@@ -3,19 +3,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { createLogger } from '@shop/nest-common/logging';
 import { apiDocs } from './api-docs/serve';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
 import { createHttpCache } from './http-cache/index';
-import { createLogger, type Logger } from './logger';
-import { registry } from './metrics';
 import { createProductPages } from './product-page';
-import { createServiceProxies } from './proxy';
+import { createServiceProxies, upstreamAgents } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
 import { beginRequest, notesOf, requestIdOf } from './request-id';
-import { isBackendPath, matchRoute, RATE_LIMITED, ROUTES, type Route } from './routes';
+import { isBackendPath, matchRoute, pathOf, RATE_LIMITED, ROUTES, type Route } from './routes';
 import { corsPolicy, embeddable, securityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
@@ -36,11 +36,12 @@ type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) =>
  * JSON errors.
  */
 export function createGateway(config: GatewayConfig, options: { logger?: Logger } = {}) {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
+  const agents = upstreamAgents(config);
   // in front of the routes marked `cached`; none with CATALOG_CACHE=off
-  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, registry) : undefined;
-  const proxies = createServiceProxies(config, logger, httpCache?.onUpstreamResponse);
+  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, agents) : undefined;
+  const proxy = createServiceProxies(config, agents, logger, httpCache?.onUpstreamResponse);
 
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     const status =
@@ -91,14 +92,14 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
       ...(route.cached && httpCache ? [httpCache.handle] : []),
       compressWhenAccepted,
       ...(limited.has(route) ? [rateLimit] : []),
-      (req, res, next) => proxies.proxy(route, req, res, next),
+      (req, res, next) => proxy(route, req, res, next),
     ]);
   }
 
   const headers = securityHeaders(config);
   const cors = corsPolicy(config);
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const route = matchRoute((req.url ?? '/').split('?')[0]);
+    const route = matchRoute(pathOf(req.url ?? '/'));
     if (!route) return void app(req, res);
     notesOf(res).route = route.prefix;
     const way = steps.get(route)!;
@@ -146,7 +147,7 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
       });
       clearTimeout(force);
     }
-    proxies.close();
+    Object.values(agents).forEach((agent) => agent.destroy());
     await httpCache?.close();
     await closeRedis(redis);
   };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, type ServiceName } from '@shop/contracts';
-import type { Logger } from './logger';
 import { observeRequest } from './metrics';
+import { pathOf } from './routes';
 
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -43,12 +44,11 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
     const ms = performance.now() - started;
     const notes = notesOf(res);
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    const q = url.indexOf('?');
     observeRequest(req, res, ms / 1000, notes.route);
     const line: Record<string, unknown> = {
       requestId,
       method: req.method,
-      path: q === -1 ? url : url.slice(0, q),
+      path: pathOf(url),
       status: res.statusCode,
       ms: Math.round(ms * 10) / 10,
       upstream: notes.upstream ?? null,

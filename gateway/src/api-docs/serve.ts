@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Router, type Response } from 'express';
 import { sendError } from '../errors';
-import type { Logger } from '../logger';
+import type { Logger } from 'pino';
 
 /**
  * Where the build writes the merged document (scripts/openapi.mjs): gateway/dist/openapi.json, found from

@@ -1,83 +1,66 @@
 import type { Entry } from './entry';
 
-/** Taken when a fill starts: what the store knew then, so that its answer is checked against every change since. */
-export interface FillTicket {
-  readonly generation: number;
-  readonly purges: number;
-}
-export type Store = ReturnType<typeof createStore>;
-
 /**
- * The kept responses: least recently used evicted first beyond maxEntries or maxBytes. A purge only notes when each
- * key it names changed; an entry is checked against those notes when it is next read (a few map lookups, and only if
- * a purge came since its last read), so a purge costs the same whatever the number of entries.
+ * The kept responses: least recently used evicted first beyond maxEntries or maxBytes, an entry dropped once it
+ * expires. A purge only notes the purge count at which each surrogate key it names changed; an entry is checked
+ * against those notes when it is next read (a few map lookups, and only if a purge came since its last read), so a
+ * purge costs the same whatever the number of entries.
  */
-export function createStore(limits: { maxEntries: number; maxBytes: number }, now = Date.now) {
+export function createStore({ maxEntries, maxBytes }: { maxEntries: number; maxBytes: number }) {
+  /** In insertion order, and reads re-insert: the first key is the least recently used. */
   const entries = new Map<string, Entry>();
   let bytes = 0;
+  let purges = 0;
+  /** Bumped when everything is dropped: a fill that started before must not keep its answer. */
   let generation = 0;
-  let purgeCount = 0;
   /** The purge count at which a purge last named each key (forgotten at a drop: no entry is older). */
   const changedAt = new Map<string, number>();
+  const sizeOf = (entry: Entry) => entry.raw.length + (entry.gzip?.length ?? 0);
 
   const remove = (key: string): void => {
     const entry = entries.get(key);
-    if (!entry) return;
+    if (entry) bytes -= sizeOf(entry);
     entries.delete(key);
-    bytes -= entry.bytes;
   };
-
-  /** Whether no purge since the entry was last checked concerns it. */
-  const stillValid = (entry: Entry): boolean => {
-    if (!entry.keys) return false;
-    if (entry.keys.some((key) => (changedAt.get(key) ?? -1) > entry.asOf)) return false;
-    entry.asOf = purgeCount;
-    return true;
-  };
-
-  const overBudget = (): boolean => entries.size > limits.maxEntries || bytes > limits.maxBytes;
-
-  const evict = (): void => {
-    if (!overBudget()) return;
-    // Map iteration order is insertion order, and reads re-insert: the first key is the least recently used.
+  const add = (key: string, entry: Entry): void => {
+    entries.set(key, entry);
+    bytes += sizeOf(entry);
     for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
       remove(oldest);
-      if (!overBudget()) break;
     }
   };
 
   return {
+    /** What a fill must be kept as of (`set`): the store as it was when the fill started. */
+    ticket: () => ({ generation, purges }),
     /**
      * The entry for a key, now the most recently used; undefined when there is none, when it expired, or when a purge
-     * since it was last looked at named one of its keys (or it has none).
+     * since it was last read named one of its keys (or it has none).
      */
     get(key: string): Entry | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.expiresAt <= now() || (entry.asOf < purgeCount && !stillValid(entry))) {
-        remove(key);
+      remove(key);
+      if (entry.expiresAt <= Date.now()) return undefined;
+      if (entry.asOf < purges && !entry.keys?.every((name) => (changedAt.get(name) ?? -1) <= entry.asOf))
         return undefined;
-      }
-      entries.delete(key);
-      entries.set(key, entry);
+      entry.asOf = purges;
+      add(key, entry);
       return entry;
     },
-    ticket: (): FillTicket => ({ generation, purges: purgeCount }),
-    /** Keeps a filled entry, as of its ticket (a purge since then is applied at its first read); not after a drop. */
-    admit(entry: Entry, ticket: FillTicket): void {
-      if (entry.bytes > limits.maxBytes || ticket.generation !== generation) return;
-      entry.asOf = ticket.purges;
-      remove(entry.key);
-      entries.set(entry.key, entry);
-      bytes += entry.bytes;
-      evict();
+    /** Keeps an entry (replacing one with the same key), unless everything was dropped since its ticket. */
+    set(key: string, entry: Entry, ticket: { generation: number; purges: number }): void {
+      remove(key);
+      if (ticket.generation !== generation || sizeOf(entry) > maxBytes) return;
+      entry.asOf = ticket.purges; // a purge since then is applied at its first read
+      add(key, entry);
     },
-    /** An entry grew (its gzip variant was made): count the bytes, and evict if over budget. */
-    grew(entry: Entry, extraBytes: number): void {
-      entry.bytes += extraBytes;
-      if (entries.get(entry.key) !== entry) return; // dropped meanwhile
-      bytes += extraBytes;
-      evict();
+    /** Replaces a kept entry by a variant of it (with its gzip variant), counting its bytes; not if it is gone. */
+    replace(key: string, entry: Entry, variant: Entry): void {
+      if (entries.get(key) !== entry) return;
+      remove(key);
+      add(key, variant);
     },
     dropAll(): void {
       generation += 1;
@@ -87,14 +70,9 @@ export function createStore(limits: { maxEntries: number; maxBytes: number }, no
     },
     /** The entries tagged with any of these surrogate keys, and those tagged with none, are gone. */
     purge(keys: readonly string[]): void {
-      purgeCount += 1;
-      for (const key of keys) changedAt.set(key, purgeCount);
+      purges += 1;
+      for (const key of keys) changedAt.set(key, purges);
     },
-    get size() {
-      return entries.size;
-    },
-    get bytes() {
-      return bytes;
-    },
+    stats: () => ({ entries: entries.size, bytes }),
   };
 }
