@@ -15,7 +15,7 @@ import { createServiceProxies, upstreamAgents } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
 import { beginRequest, notesOf, requestIdOf } from './request-id';
-import { isBackendPath, matchRoute, pathOf, RATE_LIMITED, ROUTES, type Route } from './routes';
+import { matchRoute, pathOf, RATE_LIMITED, ROUTES, type Route } from './routes';
 import { corsPolicy, embeddable, securityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
@@ -60,11 +60,6 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
   app.use('/api/docs', apiDocs(logger));
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    // Anything under /api that the route table does not know.
-    if (isBackendPath(req.path)) return sendError(res, 404, MESSAGES.notFound);
-    next();
-  });
   const productPages = createProductPages({
     webDist: config.webDist,
     // The product as any client of the API reads it: through the HTTP cache when there is one.
@@ -75,9 +70,7 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
     logger,
   });
   app.use(staticSpa(config.webDist, { productPages }));
-  app.use((_req: Request, res: Response) => {
-    sendError(res, 404, MESSAGES.notFound);
-  });
+  app.use((_req: Request, res: Response) => sendError(res, 404, MESSAGES.notFound)); // an /api path no route owns, …
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(err, req, res));
 
   // Each route's steps, put together once.

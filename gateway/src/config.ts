@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import express from 'express';
+import proxyAddr from 'proxy-addr';
 import { DEFAULT_PORTS, SERVICES, type ServiceName } from '@shop/contracts';
 
 /** Everything the gateway reads from its environment, validated once at boot (loadConfig). */
@@ -58,19 +58,15 @@ const origins: Kind<string[]> = [
       .filter(Boolean)
       .map((origin) => (new URL(origin).origin === origin ? origin : invalid())),
 ];
-/** Express's `trust proxy`: false, true, a hop count, or its list form ("loopback, 10.0.0.0/8"), as Express checks it. */
+/** Express's `trust proxy`: false, true, a hop count, or its list form ("loopback, 10.0.0.0/8"). */
 const trustProxy: Kind<boolean | number | string> = [
   'be true, false, a hop count or a list of addresses/subnets',
   (raw) => {
     if (/^(false|0|no)$/i.test(raw)) return false;
     if (/^(true|yes)$/i.test(raw)) return true;
     if (/^\d+$/.test(raw)) return Number(raw);
-    const list = raw
-      .split(',')
-      .map((part) => part.trim())
-      .join(', ');
-    express().set('trust proxy', list); // throws on anything else
-    return list;
+    proxyAddr.compile(raw.split(/\s*,\s*/)); // as Express compiles it: throws on anything else
+    return raw.split(/\s*,\s*/).join(', ');
   },
 ];
 const portOrOff: Kind<number | undefined> = [
@@ -110,24 +106,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     >,
     webDist: path.resolve(text('WEB_DIST', path.join(__dirname, '..', '..', 'web', 'dist'))),
     corsOrigins: read('CORS_ORIGINS', origins, ''),
-    /** Largest request body (bytes) on every proxied route except uploads. */
     bodyLimitBytes: read('BODY_LIMIT', size, '1mb'),
-    /** Largest request body (bytes) on the upload route (streamed, never parsed here). */
     uploadBodyLimitBytes: read('UPLOAD_BODY_LIMIT', size, '6mb'),
     proxyTimeoutMs: read('PROXY_TIMEOUT_MS', int(1, 600_000), '10000'),
     rateLimitLoginPerMin: read('RATE_LIMIT_LOGIN_PER_MIN', int(1, 1_000_000), '300'),
     rateLimitRegisterPerMin: read('RATE_LIMIT_REGISTER_PER_MIN', int(1, 1_000_000), '1200'),
     rateLimitPrefix: read('RATE_LIMIT_PREFIX', keyPrefix(1), 'gw:rl'),
-    /** Whether GET /ready also asks every upstream's /health. */
     readyCheckUpstreams: read('READY_CHECK_UPSTREAMS', flag, 'true'),
     trustProxy: read('TRUST_PROXY', trustProxy, 'false'),
     logLevel: read('LOG_LEVEL', logLevel, 'info'),
     /** The HTTP cache in front of the routes marked `cached` in routes.ts (http-cache/). */
     catalogCache: {
       enabled: read('CATALOG_CACHE', flag, 'on'),
-      /** Most responses kept (least recently used go first). */
       maxEntries: read('CATALOG_CACHE_MAX_ENTRIES', int(1, 1_000_000), '20000'),
-      /** Most bytes kept (raw + gzip variants together). */
       maxBytes: read('CATALOG_CACHE_MAX_BYTES', size, '64mb'),
       /**
        * Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE unless

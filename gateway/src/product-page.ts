@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import type { Logger } from 'pino';
 import type { ProductJson } from '@shop/contracts';
 
-/** A product read through the public API: its status, ETag and body. */
 export interface ProductRead {
   status: number;
   etag?: string;
@@ -17,7 +16,6 @@ export interface ProductPagesOptions {
    * it, the catalog is asked directly at `catalogUrl`.
    */
   readProduct?: (path: string) => Promise<ProductRead>;
-  /** The catalog service's base URL (the proxy's upstream). */
   catalogUrl: string;
   timeoutMs: number;
   logger: Logger;
@@ -149,13 +147,9 @@ export function createProductPages(options: ProductPagesOptions) {
      * prerendered frame is served then, and the app asks for the product itself (and shows "not found" for one).
      */
     async render(id: string, origin: string): Promise<string | undefined> {
-      let server: ServerBuild | undefined;
-      try {
-        server = await currentBuild();
-      } catch (err) {
+      const server = await currentBuild().catch((err: unknown) => {
         logger.warn({ err }, "the web build's server bundle does not load: serving the prerendered frames");
-        return undefined;
-      }
+      });
       if (!server) return undefined;
       const key = JSON.stringify([id, origin]);
       const pending = inflight.get(key);

@@ -5,7 +5,7 @@ import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin } from
 import type { Logger } from 'pino';
 import { SERVICES, type ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from './config';
-import { MESSAGES, sendError, unavailableMessage } from './errors';
+import { MESSAGES, sendError, sendUnavailable } from './errors';
 import { notesOf, requestIdOf } from './request-id';
 import { DOT_SEGMENT, normalisePath, pathOf, type Route } from './routes';
 
@@ -92,7 +92,8 @@ export function createServiceProxies(
           const code = (err as NodeJS.ErrnoException).code;
           logger.warn({ requestId: requestIdOf(req), upstream: service, code, err: err.message }, 'upstream failed');
           // (a bare socket only for an upgrade, which no route takes)
-          if (!('setHeader' in res) || !sendError(res, 503, unavailableMessage(service))) res.destroy();
+          if ('setHeader' in res) sendUnavailable(res, service);
+          else res.destroy();
         },
       },
     });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import proxyAddr from 'proxy-addr';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
@@ -8,33 +9,17 @@ import { throttled } from './redis';
 import { requestIdOf } from './request-id';
 import { normalisePath, pathOf, RATE_LIMITED } from './routes';
 
-/** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): whether the hop at `addr` is trusted. */
-export type TrustProxy = (addr: string, hop: number) => boolean;
-
-/**
- * The client's address as Express's `req.ip` tells it: the socket's peer, then X-Forwarded-For from right to left
- * while the hop it came through is trusted (TRUST_PROXY).
- */
-function clientIp(req: IncomingMessage, trust: TrustProxy): string {
-  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',');
-  const hops = [
-    req.socket.remoteAddress ?? 'unknown',
-    ...forwarded
-      .map((a) => a.trim())
-      .filter(Boolean)
-      .reverse(),
-  ];
-  let hop = 0;
-  while (hop < hops.length - 1 && trust(hops[hop], hop)) hop += 1;
-  return hops[hop];
-}
-
 /**
  * Per-IP limits on login and register (RATE_LIMITED), counted in Redis so that every gateway replica shares them;
  * other requests go straight on. If Redis is unreachable the limit fails OPEN (with a throttled warning): the shop
- * stays up.
+ * stays up. `trust` is Express's compiled TRUST_PROXY (`app.get('trust proxy fn')`): the address is `req.ip`'s.
  */
-export function rateLimits(config: GatewayConfig, redis: Redis, logger: Logger, trust: TrustProxy) {
+export function rateLimits(
+  config: GatewayConfig,
+  redis: Redis,
+  logger: Logger,
+  trust: (addr: string, i: number) => boolean,
+) {
   const limiter = (name: string, points: number) =>
     new RateLimiterRedis({
       storeClient: redis,
@@ -57,7 +42,7 @@ export function rateLimits(config: GatewayConfig, redis: Redis, logger: Logger, 
     );
     if (!which) return next();
 
-    const ip = clientIp(req, trust);
+    const ip = proxyAddr(req, trust);
     limiters[which].consume(ip).then(
       (result) => {
         res.setHeader('RateLimit-Remaining', String(result.remainingPoints));

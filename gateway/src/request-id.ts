@@ -12,7 +12,6 @@ const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export interface RequestNotes {
   /** The service that answered (proxied, or filled the HTTP cache). */
   upstream?: ServiceName;
-  /** The HTTP cache's outcome, on cached routes. */
   cache?: 'HIT' | 'MISS' | 'BYPASS';
   /** The route-table prefix that dispatched it (the metrics' route label). */
   route?: string;
@@ -24,10 +23,7 @@ export function notesOf(res: ServerResponse): RequestNotes {
 }
 
 /** The request id of a request that went through {@link beginRequest}. */
-export function requestIdOf(req: IncomingMessage): string {
-  const value = req.headers[REQUEST_ID_HEADER];
-  return typeof value === 'string' ? value : '';
-}
+export const requestIdOf = (req: IncomingMessage): string => String(req.headers[REQUEST_ID_HEADER] ?? '');
 
 /**
  * Takes a sane incoming x-request-id or makes one, puts it on the request headers (so the proxy forwards it) and on

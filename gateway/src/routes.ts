@@ -59,7 +59,6 @@ export function normalisePath(pathname: string): string {
   return lowered.length > 1 ? lowered.replace(/\/+$/, '') || '/' : lowered;
 }
 
-/** The path of a request URL (without its query). */
 export function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);

@@ -6,19 +6,10 @@ import { isBackendPath, matchRoute } from '../routes';
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
-  servers?: Array<{ url: string; description?: string }>;
   tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> } & Record<
-    string,
-    unknown
-  >;
+  components?: Record<string, Record<string, unknown> | undefined>;
   [key: string]: unknown;
-}
-
-export interface ServiceDocument {
-  service: ServiceName;
-  document: OpenApiDocument;
 }
 
 /** Tags in the order the browsable page shows them; a tag not listed here comes after these. */
@@ -35,13 +26,6 @@ const TAG_ORDER: Record<string, string> = {
 };
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
-export class ApiDocumentError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`The services' OpenAPI documents cannot be merged:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ApiDocumentError';
-  }
-}
 
 /** The gateway's own public endpoint, described here because the gateway is no Nest app. */
 const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
@@ -67,7 +51,9 @@ const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
  * by another service than the route table says, the same operation in two documents, or one schema name with two
  * shapes is an error (the document would lie). Paths keep the services' order, then the gateway's own.
  */
-export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenApiDocument {
+export function mergeApiDocuments(
+  documents: ReadonlyArray<{ service: ServiceName; document: OpenApiDocument }>,
+): OpenApiDocument {
   const problems: string[] = [];
   const paths: OpenApiDocument['paths'] = {};
   const schemas: Record<string, unknown> = {};
@@ -118,11 +104,14 @@ export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenAp
     for (const tag of document.tags ?? [])
       if (tag.description || !tags.has(tag.name)) tags.set(tag.name, tag.description);
   }
-  if (problems.length) throw new ApiDocumentError(problems);
+  if (problems.length)
+    throw new Error(`The services' OpenAPI documents cannot be merged:\n  - ${problems.join('\n  - ')}`);
 
   Object.assign(paths, GATEWAY_PATHS);
   tags.set('gateway', undefined);
-  const tagNames = [...tags.keys()].sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b));
+  const order = Object.keys(TAG_ORDER);
+  const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
+  const tagNames = [...tags.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
   return {
     openapi: documents[0]?.document.openapi ?? '3.0.0',
@@ -139,9 +128,4 @@ export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenAp
     paths,
     components: { securitySchemes, schemas },
   };
-}
-
-function tagRank(tag: string): number {
-  const rank = Object.keys(TAG_ORDER).indexOf(tag);
-  return rank === -1 ? Number.MAX_SAFE_INTEGER : rank;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
+import Negotiator from 'negotiator';
 import { notesOf } from '../request-id';
 
 /** Largest upstream body that is kept. */
@@ -13,28 +14,10 @@ const KEPT_HEADERS = ['content-type', 'cache-control', 'last-modified'] as const
 const NOT_FORWARDED =
   /^(connection|keep-alive|proxy-auth.*|te|trailer|transfer-encoding|upgrade|x-powered-by|surrogate-.*)$/;
 
-/** An upstream answer, fully buffered. */
 export interface Upstream {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
-}
-
-/** A kept response. Replaced, never changed, once its gzip variant is made (the cache counts its size when set). */
-export interface Entry {
-  readonly raw: Buffer;
-  /** The gzip variant: undefined until a client asks for it, null when gzip does not make it smaller. */
-  readonly gzip?: Buffer | null;
-  /** Strong (as the upstream sent it, or computed); the gzip variant is sent with its weak form. */
-  readonly etag: string;
-  /** content-type, cache-control, last-modified as the upstream sent them. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The upstream's surrogate keys (what it shows); undefined when it named none: any purge may concern it. */
-  readonly keys?: readonly string[];
-  /** When it stops being fresh (Surrogate-Control max-age), in Date.now() terms. */
-  readonly expiresAt: number;
-  /** The purge count it was last checked against (store.ts). */
-  asOf: number;
 }
 
 /**
@@ -59,7 +42,10 @@ export function isCacheable({ status, headers, body }: Upstream): boolean {
   return (headers.vary ?? '').toLowerCase().replace(/accept-encoding|[\s,]/g, '') === '';
 }
 
-export function entryOf({ headers, body }: Upstream): Entry {
+/** A kept response; replaced by one with its gzip variant once that is made (the store counts its size when set). */
+export type Entry = ReturnType<typeof entryOf>;
+
+export function entryOf({ headers, body }: Upstream) {
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = headers[name];
@@ -68,27 +54,23 @@ export function entryOf({ headers, body }: Upstream): Entry {
   const keys = headers['surrogate-key'];
   return {
     raw: body,
+    /** Undefined until a client asks for it; null when gzip does not make it smaller. */
+    gzip: undefined as Buffer | null | undefined,
+    /** Strong (as the upstream sent it, or computed); the gzip variant is sent with its weak form. */
     etag: headers.etag || `"${createHash('sha1').update(body).digest('base64url')}"`,
-    headers: kept,
+    headers: kept as Readonly<Record<string, string>>,
+    /** The upstream's surrogate keys (what it shows); undefined when it named none: any purge may concern it. */
     keys: typeof keys === 'string' ? keys.split(' ').filter(Boolean) : undefined,
+    /** When it stops being fresh (Surrogate-Control max-age), in Date.now() terms. */
     expiresAt: Date.now() + surrogateMaxAge(headers) * 1000,
+    /** The purge count it was last checked against (store.ts). */
     asOf: 0,
   };
 }
 
-/** Whether Accept-Encoding allows gzip (honours q=0 and `*`). */
-export function acceptsGzip(header: string | undefined): boolean {
-  let star = 0;
-  for (const part of header?.split(',') ?? []) {
-    const [name, ...params] = part.split(';');
-    const token = name.trim().toLowerCase();
-    if (token !== 'gzip' && token !== 'x-gzip' && token !== '*') continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
-    if (token !== '*') return Number(q ?? 1) > 0;
-    star = Number(q ?? 1);
-  }
-  return star > 0;
-}
+/** Whether Accept-Encoding allows gzip, as `compression` reads it (q-values, `*`). */
+export const acceptsGzip = (header: string | undefined): boolean =>
+  new Negotiator({ headers: { 'accept-encoding': header } }).encoding(['gzip']) === 'gzip';
 
 /** Answers from an entry: its gzip variant when one is given (the client takes it), else its bytes as kept. */
 export function serveEntry(

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { Counter, Gauge } from 'prom-client';
 import { REQUEST_ID_HEADER, type ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from '../config';
-import { sendError, unavailableMessage } from '../errors';
+import { sendUnavailable } from '../errors';
 import { registry } from '../metrics';
 import type { ProductRead } from '../product-page';
 import type { Agents } from '../proxy';
@@ -25,10 +25,8 @@ import { createStore } from './store';
 const gzip = promisify(gzipCallback);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** What a fill brings: an entry to serve (kept if it may be), an answer to pass on as is, or a failure. */
-type FillResult = { entry: Entry } | { passed: Upstream } | { failed: string };
-
-export type HttpCache = ReturnType<typeof createHttpCache>;
+/** What a fill brings (it rejects when the upstream fails): an entry to serve, or an answer to pass on as is. */
+type FillResult = { entry: Entry } | { passed: Upstream };
 
 /**
  * The cache key of a GET/HEAD on a route marked `cached` (its path lower-cased without a trailing slash, its query as
@@ -46,16 +44,10 @@ export function cacheKeyOf(method: string | undefined, url: string): string | un
 
 /**
  * An ordinary shared HTTP cache in front of the routes marked `cached` in the route table (today the public
- * catalogue, `/api/products`), the way a CDN or nginx's proxy_cache would sit there:
- * - keyed by URL; a 200 is kept, bytes exactly as the upstream sent them, only when the upstream's
- *   `Surrogate-Control: max-age` allows it and for at most that long (entry.ts); least recently used evicted first
- *   beyond CATALOG_CACHE_MAX_ENTRIES or _MAX_BYTES;
- * - revalidation by the client is answered from the entry (the upstream's `ETag`, `Last-Modified`); the gzip variant
- *   is made once, for the first client that asks for it;
- * - concurrent misses of one URL make one upstream request, like proxy_cache_lock;
- * - purged by the surrogate keys the catalog names on its purge channel (invalidation.ts); a message without keys, or
- *   a gap in the sequence, empties the cache; while the sequence is unknown (Redis away) nothing is kept and every
- *   read is proxied.
+ * catalogue), the way a CDN or nginx's proxy_cache would sit there: keyed by URL, answers kept as the upstream sent
+ * them when it allows (entry.ts), least recently used evicted first (store.ts), client revalidation answered from the
+ * entry, one upstream request for concurrent misses of a URL (like proxy_cache_lock), purged by the surrogate keys the
+ * catalog names (invalidation.ts); while the purge sequence is unknown (Redis away) every read is proxied.
  * It knows nothing of what it keeps: no product, no list, no query.
  */
 export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Logger, agents: Agents) {
@@ -63,7 +55,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
   const store = createStore({ maxEntries, maxBytes });
   const inflight = new Map<string, Promise<FillResult>>();
   const zipping = new WeakMap<Entry, Promise<Buffer | null>>();
-  const counts = { hit: 0, miss: 0, bypass: 0 };
+  const reads = cacheMetrics(() => store.stats());
   const warnBypass = throttled(10_000);
 
   // After a change, later requests must not join a fill that started before it.
@@ -79,13 +71,12 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     },
   });
 
-  const targets = Object.fromEntries(Object.entries(config.upstreams).map(([name, url]) => [name, new URL(url)]));
   /**
    * GETs `url` from the service anonymously (no Authorization or cookie: a shared entry must not depend on who asked
    * first), whole and unencoded (the cache gzips once itself), passing on the client's request id and address.
    */
   const fetchUpstream = (service: ServiceName, url: string, req?: IncomingMessage): Promise<Upstream> => {
-    const { protocol, hostname, port, host, pathname } = targets[service];
+    const { protocol, hostname, port, host, pathname } = new URL(config.upstreams[service]);
     const headers: OutgoingHttpHeaders = {
       host: req?.headers.host ?? host, // as the proxy sends it (changeOrigin: false)
       accept: 'application/json',
@@ -124,10 +115,10 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
         if (follower.version !== undefined) store.set(key, entry, ticket); // not while purges cannot be heard
         return { entry };
       })
-      .catch((err: NodeJS.ErrnoException): FillResult => {
+      .catch((err: NodeJS.ErrnoException) => {
         const requestId = req && requestIdOf(req);
         logger.warn({ requestId, upstream: service, code: err.code, err: err.message }, 'upstream failed');
-        return { failed: err.message };
+        throw err;
       })
       .finally(() => {
         if (inflight.get(key) === filling) inflight.delete(key);
@@ -154,10 +145,10 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     return made;
   };
 
-  /** The kept entry for the key, or the fill's result. `url`: the path and query to ask for, as the client sent them. */
+  /** `url`: the path and query to ask the upstream for, as the client sent them. */
   const lookup = (key: string, service: ServiceName, url: string, req?: IncomingMessage) => {
     const entry = follower.version === undefined ? undefined : store.get(key);
-    counts[entry ? 'hit' : 'miss'] += 1;
+    reads[entry ? 'hit' : 'miss'].inc();
     return entry ? { entry } : fill(key, service, url, req);
   };
 
@@ -166,18 +157,16 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     const found = lookup(key, service, url, req);
     const outcome = 'entry' in found ? 'HIT' : 'MISS';
     if (outcome === 'MISS') notesOf(res).upstream = service;
-    const result = await found;
+    const result = await Promise.resolve(found).catch(() => undefined);
     if (res.headersSent || res.destroyed) return;
+    if (!result) return sendUnavailable(res, service);
     if ('passed' in result) return servePassed(req, res, result.passed);
-    if ('failed' in result) return void (sendError(res, 503, unavailableMessage(service)) || res.destroy());
     const zipped = acceptsGzip(req.headers['accept-encoding']) ? await gzipOf(key, result.entry) : undefined;
     if (res.headersSent || res.destroyed) return;
     serveEntry(req, res, result.entry, zipped, outcome);
   };
 
   const cachedServices = new Set(ROUTES.filter((route) => route.cached).map((route) => route.service));
-  const stats = () => ({ version: follower.version, ...store.stats(), ...counts });
-  registerMetrics(stats);
 
   return {
     /** Answers GET/HEAD on the routes marked `cached`, else calls next(). Before compression: hits are sent as kept. */
@@ -186,7 +175,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
       const key = cacheKeyOf(req.method, url);
       if (key === undefined) return next();
       if (follower.version === undefined) {
-        counts.bypass += 1;
+        reads.bypass.inc();
         warnBypass(() => logger.warn({ prefix }, 'HTTP cache bypassed: purge sequence unknown (Redis down?)'));
         res.setHeader('x-cache', 'BYPASS');
         return next();
@@ -202,8 +191,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
       if (key === undefined) throw new Error(`not a cached route: ${path}`);
       const result = await lookup(key, matchRoute(pathOf(path))!.service, path);
       if ('entry' in result) return { status: 200, etag: result.entry.etag, body: result.entry.raw };
-      if ('passed' in result) return { status: result.passed.status, body: result.passed.body };
-      throw new Error(result.failed);
+      return { status: result.passed.status, body: result.passed.body };
     },
     /** Proxy hook: a successful write proxied to a service whose answers are kept drops them (RFC 9111 §4.4). */
     onUpstreamResponse(req: IncomingMessage, statusCode: number, service: ServiceName): void {
@@ -215,40 +203,31 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     /** Resolves true once the purge sequence is known (subscribed and read), false after timeoutMs. */
     whenArmed: (timeoutMs: number) => follower.whenArmed(timeoutMs),
     /** `version`: the purge sequence followed; undefined while Redis is unreachable (every read is then proxied). */
-    stats,
+    stats: () => ({ version: follower.version, ...store.stats() }),
     close: () => follower.close(),
   };
 }
 
-/** The cache's counters and size on the gateway's metrics registry, read when scraped. */
-function registerMetrics(stats: () => { entries: number; bytes: number; hit: number; miss: number; bypass: number }) {
+/** The cache's reads by result, counted as they happen, and its size, read when scraped. */
+function cacheMetrics(size: () => { entries: number; bytes: number }) {
   const names = ['shop_catalog_cache_requests_total', 'shop_catalog_cache_entries', 'shop_catalog_cache_bytes'];
   names.forEach((name) => registry.removeSingleMetric(name)); // a gateway built again in one process (tests)
-  new Counter({
+  const reads = new Counter({
     name: names[0],
     help: 'Reads of cached routes at the gateway: hit (answered from memory), miss (filled from the service) or bypass (purge sequence unknown, proxied)',
     labelNames: ['result'] as const,
     registers: [registry],
-    collect() {
-      const s = stats();
-      this.reset();
-      for (const result of ['hit', 'miss', 'bypass'] as const) this.inc({ result }, s[result]);
-    },
   });
-  new Gauge({
-    name: names[1],
-    help: 'Responses kept in the gateway HTTP cache',
-    registers: [registry],
-    collect() {
-      this.set(stats().entries);
-    },
-  });
-  new Gauge({
-    name: names[2],
-    help: 'Bytes kept in the gateway HTTP cache (raw and gzip variants)',
-    registers: [registry],
-    collect() {
-      this.set(stats().bytes);
-    },
-  });
+  const gauge = (name: string, help: string, value: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(value());
+      },
+    });
+  gauge(names[1], 'Responses kept in the gateway HTTP cache', () => size().entries);
+  gauge(names[2], 'Bytes kept in the gateway HTTP cache (raw and gzip variants)', () => size().bytes);
+  return { hit: reads.labels('hit'), miss: reads.labels('miss'), bypass: reads.labels('bypass') };
 }

@@ -3,12 +3,6 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { closeRedis, throttled } from '../redis';
 
-/** What the follower does to the cache when the catalogue changes. */
-export interface Invalidate {
-  dropAll(): void;
-  purge(keys: readonly string[]): void;
-}
-
 /** How soon a failed read of the version is tried again (or pollMs, when shorter). */
 const RETRY_MS = 250;
 
@@ -28,7 +22,8 @@ export function followCatalogVersion(
   redis: Redis,
   options: { prefix: string; pollMs: number },
   logger: Logger,
-  invalidate: Invalidate,
+  /** What the follower does to the cache when the catalogue changes. */
+  invalidate: { dropAll(): void; purge(keys: readonly string[]): void },
 ) {
   const versionKey = `${options.prefix}catalog:version`;
   const warnRedis = throttled(10_000);
