@@ -32,8 +32,7 @@ type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) =>
  * the route table (routes.ts) dispatches it. A request to a route goes straight down that route's own steps — HTTP
  * cache (cached routes; hits end here, already gzipped when asked) → compression (clients that take an encoding) →
  * rate limit (routes holding a limited call) → proxy (no body parser anywhere: bodies stream through) — and never
- * through Express. Anything else is Express's: /health, /ready, /api/docs, JSON 404 for unknown /api paths, the SPA,
- * JSON errors.
+ * through Express. Anything else is Express's: /health, /ready, /api/docs, the SPA, JSON 404 and errors.
  */
 export function createGateway(config: GatewayConfig, options: { logger?: Logger } = {}) {
   const logger = options.logger ?? createLogger('gateway', config.logLevel);
@@ -70,7 +69,8 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
     logger,
   });
   app.use(staticSpa(config.webDist, { productPages }));
-  app.use((_req: Request, res: Response) => sendError(res, 404, MESSAGES.notFound)); // an /api path no route owns, …
+  // an /api or /uploads path no route owns, a missing /assets/ file, another method than GET/HEAD
+  app.use((_req: Request, res: Response) => sendError(res, 404, MESSAGES.notFound));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(err, req, res));
 
   // Each route's steps, put together once.

@@ -92,18 +92,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const metricsPort = read('METRICS_PORT', portOrOff, 'off');
   if (metricsPort && metricsPort === port)
     problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
-  const upstream = (service: ServiceName) =>
-    read(`${service.toUpperCase()}_URL`, url('http:', 'https:'), `http://127.0.0.1:${DEFAULT_PORTS[service]}`);
+  const upstreams = {} as Record<ServiceName, string>;
+  for (const service of SERVICES) {
+    const fallback = `http://127.0.0.1:${DEFAULT_PORTS[service]}`;
+    upstreams[service] = read(`${service.toUpperCase()}_URL`, url('http:', 'https:'), fallback);
+  }
 
   const config = {
     port,
     host,
     nodeEnv: text('NODE_ENV', 'development'),
     redisUrl: read('REDIS_URL', url('redis:', 'rediss:'), 'redis://127.0.0.1:6379'),
-    upstreams: Object.fromEntries(SERVICES.map((service) => [service, upstream(service)])) as Record<
-      ServiceName,
-      string
-    >,
+    upstreams,
     webDist: path.resolve(text('WEB_DIST', path.join(__dirname, '..', '..', 'web', 'dist'))),
     corsOrigins: read('CORS_ORIGINS', origins, ''),
     bodyLimitBytes: read('BODY_LIMIT', size, '1mb'),

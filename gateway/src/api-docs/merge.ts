@@ -2,13 +2,15 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ServiceName } from '@shop/contracts';
 import { isBackendPath, matchRoute } from '../routes';
 
+type Named = Record<string, unknown>;
+
 /** The parts of an OpenAPI 3 document the merge reads (documents are JSON: everything else passes through). */
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
   tags?: Array<{ name: string; description?: string }>;
-  paths: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown> | undefined>;
+  paths: Record<string, Named>;
+  components?: Record<string, Named | undefined>;
   [key: string]: unknown;
 }
 
@@ -28,7 +30,7 @@ const TAG_ORDER: Record<string, string> = {
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** The gateway's own public endpoint, described here because the gateway is no Nest app. */
-const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
+const GATEWAY_PATHS: OpenApiDocument['paths'] = {
   '/api/docs': {
     get: {
       tags: ['gateway'],
@@ -56,24 +58,19 @@ export function mergeApiDocuments(
 ): OpenApiDocument {
   const problems: string[] = [];
   const paths: OpenApiDocument['paths'] = {};
-  const schemas: Record<string, unknown> = {};
-  const securitySchemes: Record<string, unknown> = {};
+  const schemas: Named = {};
+  const securitySchemes: Named = {};
   const tags = new Map<string, string | undefined>();
   const owners = new Map<string, ServiceName>();
 
-  const addAll = (
-    kind: string,
-    into: Record<string, unknown>,
-    from: Record<string, unknown> | undefined,
-    by: string,
-  ) => {
+  const addAll = (kind: string, into: Named, from: Named | undefined, by: ServiceName) => {
     for (const [name, value] of Object.entries(from ?? {})) {
       if (into[name] !== undefined && !isDeepStrictEqual(into[name], value)) {
         problems.push(`${kind} "${name}" differs between ${owners.get(`${kind}:${name}`)} and ${by}`);
         continue;
       }
       into[name] = value;
-      if (!owners.has(`${kind}:${name}`)) owners.set(`${kind}:${name}`, by as ServiceName);
+      if (!owners.has(`${kind}:${name}`)) owners.set(`${kind}:${name}`, by);
     }
   };
 

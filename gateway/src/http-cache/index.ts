@@ -20,7 +20,6 @@ import { DOT_SEGMENT, matchRoute, normalisePath, pathOf, ROUTES } from '../route
 import { acceptsGzip, entryOf, isCacheable, serveEntry, servePassed } from './entry';
 import type { Entry, Upstream } from './entry';
 import { followCatalogVersion } from './invalidation';
-import { createStore } from './store';
 
 const gzip = promisify(gzipCallback);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -45,31 +44,76 @@ export function cacheKeyOf(method: string | undefined, url: string): string | un
 /**
  * An ordinary shared HTTP cache in front of the routes marked `cached` in the route table (today the public
  * catalogue), the way a CDN or nginx's proxy_cache would sit there: keyed by URL, answers kept as the upstream sent
- * them when it allows (entry.ts), least recently used evicted first (store.ts), client revalidation answered from the
+ * them when it allows (entry.ts), least recently used evicted first, client revalidation answered from the
  * entry, one upstream request for concurrent misses of a URL (like proxy_cache_lock), purged by the surrogate keys the
  * catalog names (invalidation.ts); while the purge sequence is unknown (Redis away) every read is proxied.
  * It knows nothing of what it keeps: no product, no list, no query.
  */
 export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Logger, agents: Agents) {
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
-  const store = createStore({ maxEntries, maxBytes });
+  /** The kept responses, in insertion order, and reads re-insert: the first key is the least recently used. */
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  const sizeOf = (entry: Entry) => entry.raw.length + (entry.gzip?.length ?? 0);
+  /**
+   * A purge only notes the purge count at which each surrogate key it names changed; an entry is checked against those
+   * notes when it is next read (a few map lookups, and only if a purge came since its last read), so a purge costs the
+   * same whatever the number of entries. The notes are forgotten when everything is dropped: no entry is older.
+   */
+  const changedAt = new Map<string, number>();
+  let purges = 0;
+  /** Bumped when everything is dropped: a fill that started before must not keep its answer. */
+  let generation = 0;
   const inflight = new Map<string, Promise<FillResult>>();
   const zipping = new WeakMap<Entry, Promise<Buffer | null>>();
-  const reads = cacheMetrics(() => store.stats());
+  const reads = cacheMetrics(() => ({ entries: entries.size, bytes }));
   const warnBypass = throttled(10_000);
 
-  // After a change, later requests must not join a fill that started before it.
-  const dropAll = (): void => {
-    store.dropAll();
-    inflight.clear();
+  const remove = (key: string): void => {
+    const entry = entries.get(key);
+    if (entry) bytes -= sizeOf(entry);
+    entries.delete(key);
   };
-  const follower = followCatalogVersion(redis, { prefix, pollMs: versionPollMs }, logger, {
-    dropAll,
-    purge: (keys) => {
-      store.purge(keys);
+  /** Keeps an entry as the most recently used, evicting the least recently used beyond the limits. */
+  const keep = (key: string, entry: Entry): void => {
+    remove(key);
+    if (sizeOf(entry) > maxBytes) return;
+    entries.set(key, entry);
+    bytes += sizeOf(entry);
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
+      remove(oldest);
+    }
+  };
+  /** The entry for a key, unless it expired or a purge since it was last read named one of its keys (or it has none). */
+  const kept = (key: string): Entry | undefined => {
+    const entry = follower.version === undefined ? undefined : entries.get(key);
+    if (!entry) return undefined;
+    remove(key);
+    if (entry.expiresAt <= Date.now()) return undefined;
+    if (entry.asOf < purges && !entry.keys?.every((name) => (changedAt.get(name) ?? -1) <= entry.asOf))
+      return undefined;
+    entry.asOf = purges;
+    keep(key, entry);
+    return entry;
+  };
+
+  // After a change, later requests must not join a fill that started before it (inflight.clear).
+  const invalidate = {
+    dropAll() {
+      generation += 1;
+      entries.clear();
+      bytes = 0;
+      changedAt.clear();
       inflight.clear();
     },
-  });
+    purge(keys: readonly string[]) {
+      purges += 1;
+      for (const key of keys) changedAt.set(key, purges);
+      inflight.clear();
+    },
+  };
+  const follower = followCatalogVersion(redis, { prefix, pollMs: versionPollMs }, logger, invalidate);
 
   /**
    * GETs `url` from the service anonymously (no Authorization or cookie: a shared entry must not depend on who asked
@@ -107,12 +151,14 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
   const fill = (key: string, service: ServiceName, url: string, req?: IncomingMessage): Promise<FillResult> => {
     const running = inflight.get(key);
     if (running) return running;
-    const ticket = store.ticket();
+    const asOf = { generation, purges };
     const filling = fetchUpstream(service, url, req)
       .then((up): FillResult => {
         if (!isCacheable(up)) return { passed: up };
-        const entry = entryOf(up);
-        if (follower.version !== undefined) store.set(key, entry, ticket); // not while purges cannot be heard
+        // Checked, when next read, against the purges since the fill started; not kept after a drop since then, or
+        // while purges cannot be heard.
+        const entry = { ...entryOf(up), asOf: asOf.purges };
+        if (asOf.generation === generation && follower.version !== undefined) keep(key, entry);
         return { entry };
       })
       .catch((err: NodeJS.ErrnoException) => {
@@ -137,7 +183,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     if (!made) {
       made = gzip(entry.raw).then((zipped) => {
         const smaller = zipped.length < entry.raw.length ? zipped : null;
-        store.replace(key, entry, { ...entry, gzip: smaller });
+        if (entries.get(key) === entry) keep(key, { ...entry, gzip: smaller }); // its bytes counted
         return smaller;
       });
       zipping.set(entry, made);
@@ -147,7 +193,7 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
 
   /** `url`: the path and query to ask the upstream for, as the client sent them. */
   const lookup = (key: string, service: ServiceName, url: string, req?: IncomingMessage) => {
-    const entry = follower.version === undefined ? undefined : store.get(key);
+    const entry = kept(key);
     reads[entry ? 'hit' : 'miss'].inc();
     return entry ? { entry } : fill(key, service, url, req);
   };
@@ -197,13 +243,13 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
     onUpstreamResponse(req: IncomingMessage, statusCode: number, service: ServiceName): void {
       if (!cachedServices.has(service) || statusCode < 200 || statusCode > 299) return;
       if (SAFE_METHODS.has(req.method ?? 'GET')) return;
-      dropAll();
+      invalidate.dropAll();
       logger.debug({ requestId: requestIdOf(req), method: req.method, service }, 'write succeeded: cache dropped');
     },
     /** Resolves true once the purge sequence is known (subscribed and read), false after timeoutMs. */
     whenArmed: (timeoutMs: number) => follower.whenArmed(timeoutMs),
     /** `version`: the purge sequence followed; undefined while Redis is unreachable (every read is then proxied). */
-    stats: () => ({ version: follower.version, ...store.stats() }),
+    stats: () => ({ version: follower.version, entries: entries.size, bytes }),
     close: () => follower.close(),
   };
 }
