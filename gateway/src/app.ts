@@ -3,19 +3,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { createLogger } from '@shop/nest-common/logging';
 import { apiDocs } from './api-docs/serve';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError } from './errors';
 import { health, ready } from './health';
 import { createHttpCache } from './http-cache/index';
-import { createLogger, type Logger } from './logger';
-import { registry } from './metrics';
 import { createProductPages } from './product-page';
-import { createServiceProxies } from './proxy';
+import { createServiceProxies, upstreamAgents } from './proxy';
 import { rateLimits } from './rate-limit';
 import { closeRedis, createRedis, waitForRedis } from './redis';
 import { beginRequest, notesOf, requestIdOf } from './request-id';
-import { isBackendPath, matchRoute, RATE_LIMITED, ROUTES, type Route } from './routes';
+import { matchRoute, pathOf, RATE_LIMITED, ROUTES, type Route } from './routes';
 import { corsPolicy, embeddable, securityHeaders } from './security';
 import { staticSpa } from './static-spa';
 
@@ -32,15 +32,15 @@ type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) =>
  * the route table (routes.ts) dispatches it. A request to a route goes straight down that route's own steps — HTTP
  * cache (cached routes; hits end here, already gzipped when asked) → compression (clients that take an encoding) →
  * rate limit (routes holding a limited call) → proxy (no body parser anywhere: bodies stream through) — and never
- * through Express. Anything else is Express's: /health, /ready, /api/docs, JSON 404 for unknown /api paths, the SPA,
- * JSON errors.
+ * through Express. Anything else is Express's: /health, /ready, /api/docs, the SPA, JSON 404 and errors.
  */
 export function createGateway(config: GatewayConfig, options: { logger?: Logger } = {}) {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
+  const agents = upstreamAgents(config);
   // in front of the routes marked `cached`; none with CATALOG_CACHE=off
-  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, registry) : undefined;
-  const proxies = createServiceProxies(config, logger, httpCache?.onUpstreamResponse);
+  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, agents) : undefined;
+  const proxy = createServiceProxies(config, agents, logger, httpCache?.onUpstreamResponse);
 
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     const status =
@@ -59,11 +59,6 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
   app.get('/health', health);
   app.get('/ready', ready(config, redis));
   app.use('/api/docs', apiDocs(logger));
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    // Anything under /api that the route table does not know.
-    if (isBackendPath(req.path)) return sendError(res, 404, MESSAGES.notFound);
-    next();
-  });
   const productPages = createProductPages({
     webDist: config.webDist,
     // The product as any client of the API reads it: through the HTTP cache when there is one.
@@ -74,9 +69,8 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
     logger,
   });
   app.use(staticSpa(config.webDist, { productPages }));
-  app.use((_req: Request, res: Response) => {
-    sendError(res, 404, MESSAGES.notFound);
-  });
+  // an /api or /uploads path no route owns, a missing /assets/ file, another method than GET/HEAD
+  app.use((_req: Request, res: Response) => sendError(res, 404, MESSAGES.notFound));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(err, req, res));
 
   // Each route's steps, put together once.
@@ -91,14 +85,14 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
       ...(route.cached && httpCache ? [httpCache.handle] : []),
       compressWhenAccepted,
       ...(limited.has(route) ? [rateLimit] : []),
-      (req, res, next) => proxies.proxy(route, req, res, next),
+      (req, res, next) => proxy(route, req, res, next),
     ]);
   }
 
   const headers = securityHeaders(config);
   const cors = corsPolicy(config);
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const route = matchRoute((req.url ?? '/').split('?')[0]);
+    const route = matchRoute(pathOf(req.url ?? '/'));
     if (!route) return void app(req, res);
     notesOf(res).route = route.prefix;
     const way = steps.get(route)!;
@@ -146,7 +140,7 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
       });
       clearTimeout(force);
     }
-    proxies.close();
+    Object.values(agents).forEach((agent) => agent.destroy());
     await httpCache?.close();
     await closeRedis(redis);
   };

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import express from 'express';
+import proxyAddr from 'proxy-addr';
 import { DEFAULT_PORTS, SERVICES, type ServiceName } from '@shop/contracts';
 
 /** Everything the gateway reads from its environment, validated once at boot (loadConfig). */
@@ -12,171 +12,127 @@ export class ConfigError extends Error {
   }
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /** Parses "1mb", "512kb", "1048576" into bytes; undefined when malformed. */
 export function parseSize(value: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
-  if (!match) return undefined;
-  const bytes = Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]);
+  const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]) : 0;
   return bytes > 0 ? bytes : undefined;
 }
+
+/** What a variable must be, and how its text is read: `parse` throws when the text is not such a value. */
+type Kind<T> = readonly [must: string, parse: (raw: string) => T];
+
+const invalid = (): never => {
+  throw new Error('invalid');
+};
+const int = (min: number, max: number): Kind<number> => [
+  `be an integer from ${min} to ${max}`,
+  (raw) => (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : invalid()),
+];
+const size: Kind<number> = ['be a size like 1mb, 512kb or a number of bytes', (raw) => parseSize(raw) ?? invalid()];
+const flag: Kind<boolean> = [
+  'be on or off', // or true or false, yes or no, 1 or 0
+  (raw) => /^(on|true|1|yes)$/i.test(raw) || (/^(off|false|0|no)$/i.test(raw) ? false : invalid()),
+];
+const url = (...protocols: string[]): Kind<string> => [
+  `be a ${protocols.join(' or ')}// URL`,
+  (raw) => (protocols.includes(new URL(raw).protocol) ? raw.replace(/\/+$/, '') : invalid()),
+];
+const keyPrefix = (min: number): Kind<string> => [
+  `be ${min}-100 characters of [A-Za-z0-9:._-]`,
+  (raw) => (new RegExp(`^[A-Za-z0-9:._-]{${min},100}$`).test(raw) ? raw : invalid()),
+];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const logLevel: Kind<string> = [
+  `be one of ${LOG_LEVELS.join(', ')}`,
+  (raw) => (LOG_LEVELS.includes(raw.toLowerCase()) ? raw.toLowerCase() : invalid()),
+];
+const origins: Kind<string[]> = [
+  'be a comma list of origins like https://shop.example.com',
+  (raw) =>
+    raw
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter(Boolean)
+      .map((origin) => (new URL(origin).origin === origin ? origin : invalid())),
+];
+/** Express's `trust proxy`: false, true, a hop count, or its list form ("loopback, 10.0.0.0/8"). */
+const trustProxy: Kind<boolean | number | string> = [
+  'be true, false, a hop count or a list of addresses/subnets',
+  (raw) => {
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    if (/^(true|yes)$/i.test(raw)) return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    proxyAddr.compile(raw.split(/\s*,\s*/)); // as Express compiles it: throws on anything else
+    return raw.split(/\s*,\s*/).join(', ');
+  },
+];
+const portOrOff: Kind<number | undefined> = [
+  'be off or a port number',
+  (raw) => (/^off$/i.test(raw) ? undefined : int(0, 65535)[1](raw)),
+];
 
 /** Reads and validates the gateway's configuration; throws one ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
-
-  const size = (name: string, fallback: string): number => {
-    const raw = read(name) ?? fallback;
-    const bytes = parseSize(raw);
-    if (bytes === undefined) {
-      problems.push(`${name} must be a size like 1mb, 512kb or a number of bytes (got "${raw}")`);
-      return parseSize(fallback) as number;
-    }
-    return bytes;
-  };
-
-  const url = (name: string, fallback: string, protocols: string[]): string => {
-    const raw = read(name) ?? fallback;
+  const text = (name: string, fallback: string): string => env[name]?.trim() || fallback;
+  const read = <T>(name: string, [must, parse]: Kind<T>, fallback: string, raw = text(name, fallback)): T => {
     try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
-      return raw.replace(/\/+$/, '');
+      return parse(raw);
     } catch {
-      problems.push(`${name} must be a ${protocols.join(' or ')}// URL (got "${raw}")`);
-      return fallback;
+      problems.push(`${name} must ${must} (got "${raw}")`);
+      return undefined as T; // never used: the problems are thrown below
     }
   };
 
-  const flag = (name: string, fallback: boolean): boolean => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (/^(on|true|1|yes)$/i.test(raw)) return true;
-    if (/^(off|false|0|no)$/i.test(raw)) return false;
-    problems.push(`${name} must be on or off (got "${raw}")`); // or true or false, yes or no, 1 or 0
-    return fallback;
-  };
-
+  const port = read('PORT', int(0, 65535), String(DEFAULT_PORTS.gateway));
+  const host = text('HOST', '0.0.0.0');
+  const metricsPort = read('METRICS_PORT', portOrOff, 'off');
+  if (metricsPort && metricsPort === port)
+    problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
   const upstreams = {} as Record<ServiceName, string>;
   for (const service of SERVICES) {
-    const name = `${service.toUpperCase()}_URL`;
-    upstreams[service] = url(name, `http://127.0.0.1:${DEFAULT_PORTS[service]}`, ['http:', 'https:']);
-  }
-
-  const corsOrigins = (read('CORS_ORIGINS') ?? '')
-    .split(',')
-    .map((origin) => origin.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
-  for (const origin of corsOrigins) {
-    let ok = false;
-    try {
-      ok = new URL(origin).origin === origin;
-    } catch {
-      ok = false;
-    }
-    if (!ok) problems.push(`CORS_ORIGINS entries must be origins like https://shop.example.com (got "${origin}")`);
-  }
-
-  const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) {
-    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
-  }
-
-  const keyPrefix = (name: string, value: string, min: number): string => {
-    if (!new RegExp(`^[A-Za-z0-9:._-]{${min},100}$`).test(value))
-      problems.push(`${name} must be ${min}-100 characters of [A-Za-z0-9:._-] (got "${value}")`);
-    return value;
-  };
-  const rateLimitPrefix = keyPrefix('RATE_LIMIT_PREFIX', read('RATE_LIMIT_PREFIX') ?? 'gw:rl', 1);
-  // The catalog names its purge channel with the deployment's RABBITMQ_NAMESPACE: follow it unless told otherwise
-  // (an empty value is a namespace too).
-  const catalogCachePrefix = keyPrefix(
-    'CATALOG_CACHE_PREFIX',
-    env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? '',
-    0,
-  );
-
-  const port = int('PORT', DEFAULT_PORTS.gateway, 0, 65535);
-  const host = read('HOST') ?? '0.0.0.0';
-  const metricsPort = /^off$/i.test(read('METRICS_PORT') ?? 'off') ? undefined : int('METRICS_PORT', 0, 0, 65535);
-  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
-    problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
+    const fallback = `http://127.0.0.1:${DEFAULT_PORTS[service]}`;
+    upstreams[service] = read(`${service.toUpperCase()}_URL`, url('http:', 'https:'), fallback);
   }
 
   const config = {
     port,
     host,
-    nodeEnv: read('NODE_ENV') ?? 'development',
-    redisUrl: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    nodeEnv: text('NODE_ENV', 'development'),
+    redisUrl: read('REDIS_URL', url('redis:', 'rediss:'), 'redis://127.0.0.1:6379'),
     upstreams,
-    webDist: path.resolve(read('WEB_DIST') ?? path.join(__dirname, '..', '..', 'web', 'dist')),
-    corsOrigins,
-    /** Largest request body (bytes) on every proxied route except uploads. */
-    bodyLimitBytes: size('BODY_LIMIT', '1mb'),
-    /** Largest request body (bytes) on the upload route (streamed, never parsed here). */
-    uploadBodyLimitBytes: size('UPLOAD_BODY_LIMIT', '6mb'),
-    proxyTimeoutMs: int('PROXY_TIMEOUT_MS', 10_000, 1, 600_000),
-    rateLimitLoginPerMin: int('RATE_LIMIT_LOGIN_PER_MIN', 300, 1, 1_000_000),
-    rateLimitRegisterPerMin: int('RATE_LIMIT_REGISTER_PER_MIN', 1200, 1, 1_000_000),
-    rateLimitPrefix,
-    /** Whether GET /ready also asks every upstream's /health. */
-    readyCheckUpstreams: flag('READY_CHECK_UPSTREAMS', true),
-    trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
-    logLevel,
+    webDist: path.resolve(text('WEB_DIST', path.join(__dirname, '..', '..', 'web', 'dist'))),
+    corsOrigins: read('CORS_ORIGINS', origins, ''),
+    bodyLimitBytes: read('BODY_LIMIT', size, '1mb'),
+    uploadBodyLimitBytes: read('UPLOAD_BODY_LIMIT', size, '6mb'),
+    proxyTimeoutMs: read('PROXY_TIMEOUT_MS', int(1, 600_000), '10000'),
+    rateLimitLoginPerMin: read('RATE_LIMIT_LOGIN_PER_MIN', int(1, 1_000_000), '300'),
+    rateLimitRegisterPerMin: read('RATE_LIMIT_REGISTER_PER_MIN', int(1, 1_000_000), '1200'),
+    rateLimitPrefix: read('RATE_LIMIT_PREFIX', keyPrefix(1), 'gw:rl'),
+    readyCheckUpstreams: read('READY_CHECK_UPSTREAMS', flag, 'true'),
+    trustProxy: read('TRUST_PROXY', trustProxy, 'false'),
+    logLevel: read('LOG_LEVEL', logLevel, 'info'),
     /** The HTTP cache in front of the routes marked `cached` in routes.ts (http-cache/). */
     catalogCache: {
-      enabled: flag('CATALOG_CACHE', true),
-      /** Most responses kept (least recently used go first). */
-      maxEntries: int('CATALOG_CACHE_MAX_ENTRIES', 20_000, 1, 1_000_000),
-      /** Most bytes kept (raw + gzip variants together). */
-      maxBytes: size('CATALOG_CACHE_MAX_BYTES', '64mb'),
-      /** Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE. */
-      prefix: catalogCachePrefix,
+      enabled: read('CATALOG_CACHE', flag, 'on'),
+      maxEntries: read('CATALOG_CACHE_MAX_ENTRIES', int(1, 1_000_000), '20000'),
+      maxBytes: read('CATALOG_CACHE_MAX_BYTES', size, '64mb'),
+      /**
+       * Key prefix of the catalog's purge channel and its sequence number: the deployment's RABBITMQ_NAMESPACE unless
+       * told otherwise, as the catalog names it (an empty value is a namespace too).
+       */
+      prefix: read('CATALOG_CACHE_PREFIX', keyPrefix(0), '', env.CATALOG_CACHE_PREFIX ?? env.RABBITMQ_NAMESPACE ?? ''),
       /** How often the sequence number is read besides the channel (covers lost messages). */
-      versionPollMs: int('CATALOG_VERSION_POLL_MS', 1000, 10, 3_600_000),
+      versionPollMs: read('CATALOG_VERSION_POLL_MS', int(10, 3_600_000), '1000'),
     },
     /** GET /metrics on a listener of its own, never on the public port; undefined (unset or "off"): none. */
     metricsPort,
-    metricsHost: read('METRICS_HOST') ?? host,
+    metricsHost: text('METRICS_HOST', host),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
-}
-
-/**
- * TRUST_PROXY: false (default), true, a hop count, or Express's list form ("loopback", "10.0.0.0/8, 127.0.0.1"),
- * which Express itself refuses anything else in.
- */
-function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string {
-  if (raw === undefined || /^(false|0|no)$/i.test(raw)) return false;
-  if (/^(true|yes)$/i.test(raw)) return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  const list = raw
-    .split(',')
-    .map((part) => part.trim())
-    .join(', ');
-  try {
-    express().set('trust proxy', list);
-    return list;
-  } catch {
-    problems.push(`TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets (got "${raw}")`);
-    return false;
-  }
 }

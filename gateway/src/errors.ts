@@ -9,29 +9,25 @@ export const MESSAGES = {
   badPath: 'Invalid request path',
 } as const;
 
-/** "catalog" → "Catalog service is unavailable" */
-export function unavailableMessage(service: string): string {
-  return `${service.charAt(0).toUpperCase()}${service.slice(1)} service is unavailable`;
-}
-
 /**
- * Writes the one error shape of the /api surface (API.md "Conventions"). Works on a bare
- * ServerResponse too, so the proxy's error handler can use it. No-op once headers are out.
+ * Writes the one error shape of the /api surface (API.md "Conventions"). Works on a bare ServerResponse too, so the
+ * proxy's error handler can use it. Returns false, writing nothing, once headers are out.
  */
-export function sendError(
-  res: ServerResponse,
-  statusCode: number,
-  message: string,
-  headers: Record<string, string> = {},
-): boolean {
+export function sendError(res: ServerResponse, statusCode: number, message: string, headers = {}): boolean {
   if (res.headersSent || res.writableEnded || res.destroyed) return false;
-  const body: ApiError = { message, statusCode };
-  const payload = JSON.stringify(body);
-  res.statusCode = statusCode;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
-  res.setHeader('Cache-Control', 'no-store');
+  const payload = JSON.stringify({ message, statusCode } satisfies ApiError);
+  res.writeHead(statusCode, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    'Cache-Control': 'no-store',
+  });
   res.end(payload);
   return true;
+}
+
+/** 503 "Catalog service is unavailable" (for "catalog"), or the connection cut if the answer had begun. */
+export function sendUnavailable(res: ServerResponse, service: string): void {
+  if (!sendError(res, 503, `${service.charAt(0).toUpperCase()}${service.slice(1)} service is unavailable`))
+    res.destroy();
 }

@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
-import type { Logger } from './logger';
-import { isBackendPath, matchRoute, normalisePath } from './routes';
+import { isBackendPath, matchRoute, normalisePath, pathOf } from './routes';
 
 /**
  * The gateway's Prometheus metrics. One registry per process (the gateway is one process), served only by a
@@ -13,8 +13,6 @@ import { isBackendPath, matchRoute, normalisePath } from './routes';
  */
 export const registry = new Registry();
 registry.setDefaultLabels({ service: 'gateway' });
-
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const requests = new Counter({
   name: 'http_requests_total',
@@ -27,7 +25,7 @@ const duration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'Time from the request to the end of the response (upstream time included), by method, route and status',
   labelNames: ['method', 'route', 'status'] as const,
-  buckets: LATENCY_BUCKETS,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
 });
 
@@ -40,7 +38,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * /api or /uploads path, and `spa` for the web app's files and pages.
  */
 export function routeLabel(url: string): string {
-  const path = normalisePath(url.split('?')[0]);
+  const path = normalisePath(pathOf(url));
   const own = OWN_ROUTES.find((r) => path === r || path.startsWith(`${r}/`));
   if (own) return own;
   const route = matchRoute(path);
@@ -59,7 +57,7 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, second
   duration.observe(labels, seconds);
 }
 
-let defaultMetrics = false;
+let defaultMetrics = false; // registered once per process
 
 export type MetricsServer = NonNullable<Awaited<ReturnType<typeof startMetricsServer>>>;
 
@@ -72,13 +70,10 @@ export async function startMetricsServer(
   logger: Logger,
 ): Promise<{ port: number; close(): Promise<void> } | undefined> {
   if (config.metricsPort === undefined) return undefined;
-  if (!defaultMetrics) {
-    collectDefaultMetrics({ register: registry });
-    defaultMetrics = true;
-  }
+  if (!defaultMetrics) collectDefaultMetrics({ register: registry });
+  defaultMetrics = true;
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (pathOf(req.url ?? '/') !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: try GET /metrics\n');
       return;
     }

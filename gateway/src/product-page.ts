@@ -1,37 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { Logger } from 'pino';
 import type { ProductJson } from '@shop/contracts';
-import type { Logger } from './logger';
 
-/**
- * What the web build's server bundle exports to the gateway (web/src/prerender.tsx, bundled by web/prerender.mjs
- * into dist/.server/prerender.cjs).
- */
-interface ServerEntry {
-  renderProductPage(
-    product: ProductJson,
-    origin: string,
-  ): Promise<{ html: string; title: string; description: string }>;
-}
-
-/** A rendered page and the ETag of the product it was rendered from. */
-interface KeptPage {
-  etag: string;
-  html: string;
-}
-
-/** A product read through the public API: its status, ETag and body. */
 export interface ProductRead {
   status: number;
   etag?: string;
   body: Buffer;
-}
-
-/** One web build's server bundle and product page document (<!--app-head--> and <!--app-html--> to fill in). */
-interface ServerBuild {
-  id: number;
-  entry: ServerEntry;
-  template: string;
 }
 
 export interface ProductPagesOptions {
@@ -41,15 +16,25 @@ export interface ProductPagesOptions {
    * it, the catalog is asked directly at `catalogUrl`.
    */
   readProduct?: (path: string) => Promise<ProductRead>;
-  /** The catalog service's base URL (the proxy's upstream). */
   catalogUrl: string;
   timeoutMs: number;
   logger: Logger;
-  /** Most pages kept (least recently used go first). */
-  maxEntries?: number;
 }
 
 export type ProductPages = ReturnType<typeof createProductPages>;
+
+/**
+ * One web build's server bundle (web/src/prerender.tsx, bundled by web/prerender.mjs into dist/.server/prerender.cjs)
+ * and its product page document, with <!--app-head--> and <!--app-html--> to fill in.
+ */
+interface ServerBuild {
+  id: number;
+  renderProductPage(
+    product: ProductJson,
+    origin: string,
+  ): Promise<{ html: string; title: string; description: string }>;
+  template: string;
+}
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
@@ -59,28 +44,26 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPE
  * comment; U+2028 and U+2029 escaped, which a reader taking it for JavaScript would read as line ends.
  */
 export function jsonForHtml(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
-
-/** web/src/app/pageData.ts reads the page data from this element. */
-const PAGE_DATA_ID = 'page-data';
 
 /**
  * Product pages rendered in full at request time from the web build's server bundle, so that a phone opening a
  * shared link paints the product and its main picture from the HTML instead of after the app, then an API call, then
- * the picture; the product goes along as page data, from which the app hydrates that HTML without asking again.
- * The product is read through the public API like any client's read (through the HTTP cache); pages are kept per
- * web build, product and origin with the product's ETag, and rendered again only when it changed.
+ * the picture; the product goes along as page data (the `page-data` element web/src/app/pageData.ts reads), from
+ * which the app hydrates that HTML without asking again. The product is read through the public API like any
+ * client's read; pages are kept (500, least recently used go first) per web build, product and origin with the
+ * product's ETag, and rendered again only when it changed (a render costs ~17 ms; a read from the cache µs).
  */
 export function createProductPages(options: ProductPagesOptions) {
-  const { webDist, catalogUrl, timeoutMs, logger, maxEntries = 500 } = options;
+  const { webDist, catalogUrl, timeoutMs, logger } = options;
   const readProduct =
     options.readProduct ??
     (async (productPath: string): Promise<ProductRead> => {
-      const res = await fetch(`${catalogUrl.replace(/\/+$/, '')}${productPath}`, {
+      const res = await fetch(`${catalogUrl}${productPath}`, {
         signal: AbortSignal.timeout(timeoutMs),
         headers: { accept: 'application/json' },
       });
@@ -92,86 +75,68 @@ export function createProductPages(options: ProductPagesOptions) {
     });
   const serverDir = path.join(webDist, '.server');
   const entryFile = path.join(serverDir, 'prerender.cjs');
-  const templateFile = path.join(serverDir, 'product.html');
-  /** Rendered pages by product and origin (of the current build: a new build drops them all). */
-  const kept = new Map<string, KeptPage>();
+  /** Rendered pages by product and origin, with the ETag of the product they show (of the current build). */
+  const kept = new Map<string, { etag: string; html: string }>();
+  /** Keeps a page, most recently used last, dropping the least recently used past 500. */
+  const keep = (key: string, page: { etag: string; html: string }): void => {
+    kept.delete(key);
+    kept.set(key, page);
+    if (kept.size > 500) kept.delete(kept.keys().next().value!);
+  };
   const inflight = new Map<string, Promise<string | undefined>>();
-  let buildId: number | undefined;
   let build: Promise<ServerBuild> | undefined;
-
-  async function loadBuild(id: number): Promise<ServerBuild> {
-    for (const file of Object.keys(require.cache))
-      if (file.startsWith(serverDir + path.sep)) delete require.cache[file];
-    // A path known only at run time: the web build's CommonJS bundle, with its own imports of react & co.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const entry = require(entryFile) as ServerEntry;
-    return { id, entry, template: await readFile(templateFile, 'utf8') };
-  }
+  let buildId: number | undefined;
 
   /**
-   * The server bundle of the build in webDist (loaded once, however many requests ask at once; again when a
-   * rebuild replaced it); undefined without one.
+   * The server bundle of the build in webDist (loaded once, however many requests ask at once; again when a rebuild
+   * replaced it, dropping the pages rendered by the previous one); undefined without one.
    */
   async function currentBuild(): Promise<ServerBuild | undefined> {
-    let id: number;
-    try {
-      id = (await stat(entryFile)).mtimeMs;
-    } catch {
-      return undefined; // a build without a server bundle, or none: the prerendered frame serves
-    }
-    if (id !== buildId) {
-      buildId = id;
-      build = loadBuild(id);
-      kept.clear();
-    }
+    const id = await stat(entryFile).then(
+      (stats) => stats.mtimeMs,
+      () => undefined, // a build without a server bundle, or none: the prerendered frame serves
+    );
+    if (id === undefined) return undefined;
+    if (id === buildId) return build;
+    buildId = id;
+    kept.clear();
+    for (const file of Object.keys(require.cache))
+      if (file.startsWith(serverDir + path.sep)) delete require.cache[file];
+    build = readFile(path.join(serverDir, 'product.html'), 'utf8').then((template) => ({
+      id,
+      // A path known only at run time: the web build's CommonJS bundle, with its own imports of react & co.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      renderProductPage: (require(entryFile) as Pick<ServerBuild, 'renderProductPage'>).renderProductPage,
+      template,
+    }));
     return build;
   }
 
-  /**
-   * Product `id` as the public API answers it, with its ETag; undefined when there is no such product (or the answer
-   * is anything else than that product).
-   */
-  async function fetchProduct(id: string): Promise<{ product: ProductJson; etag: string | undefined } | undefined> {
+  /** The page, rendered again only when its product's ETag changed; undefined for no such product. */
+  async function pageOf(server: ServerBuild, key: string, id: string, origin: string): Promise<string | undefined> {
     const read = await readProduct(`/api/products/${encodeURIComponent(id)}`);
     if (read.status >= 500) throw new Error(`the catalog answered ${read.status}`);
-    if (read.status !== 200) return undefined; // 400 (a malformed id) or 404: the app shows its not-found state
-    const product = JSON.parse(read.body.toString('utf8')) as Partial<ProductJson> | null;
-    if (product?._id !== id || !Array.isArray(product.images)) return undefined;
-    return { product: product as ProductJson, etag: read.etag };
-  }
-
-  async function renderPage(server: ServerBuild, product: ProductJson, origin: string): Promise<string> {
-    const page = await server.entry.renderProductPage(product, origin);
-    const head = [
-      `<title>${escapeHtml(page.title)}</title>`,
-      `<meta name="description" content="${escapeHtml(page.description)}" />`,
-      `<script type="application/json" id="${PAGE_DATA_ID}">${jsonForHtml({ product })}</script>`,
-    ].join('\n    ');
-    // replacer functions: a "$&" in a product's text is not a replacement pattern
-    return server.template.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html);
-  }
-
-  /** Keeps a page, most recently used last, dropping the least recently used past maxEntries. */
-  function keep(key: string, page: KeptPage): void {
-    kept.delete(key);
-    kept.set(key, page);
-    if (kept.size > maxEntries) kept.delete(kept.keys().next().value as string);
-  }
-
-  /** The page, rendered again only when its product's ETag changed (a render costs ~17 ms; a read from the cache µs). */
-  async function pageOf(server: ServerBuild, key: string, id: string, origin: string): Promise<string | undefined> {
-    const fetched = await fetchProduct(id);
-    if (fetched === undefined) {
+    // 400 (a malformed id), 404, or anything else than that product: the app shows its not-found state
+    const product = read.status === 200 ? (JSON.parse(read.body.toString('utf8')) as Partial<ProductJson>) : null;
+    if (product?._id !== id || !Array.isArray(product.images)) {
       kept.delete(key);
       return undefined;
     }
     const before = kept.get(key);
-    if (before && fetched.etag === before.etag) {
+    if (before && read.etag === before.etag) {
       keep(key, before);
       return before.html;
     }
-    const html = await renderPage(server, fetched.product, origin);
-    if (server.id === buildId && fetched.etag) keep(key, { etag: fetched.etag, html });
+
+    const page = await server.renderProductPage(product as ProductJson, origin);
+    const head = [
+      `<title>${escapeHtml(page.title)}</title>`,
+      `<meta name="description" content="${escapeHtml(page.description)}" />`,
+      `<script type="application/json" id="page-data">${jsonForHtml({ product })}</script>`,
+    ].join('\n    ');
+    // replacer functions: a "$&" in a product's text is not a replacement pattern
+    const html = server.template.replace('<!--app-head-->', () => head).replace('<!--app-html-->', () => page.html);
+    if (server.id === buildId && read.etag) keep(key, { etag: read.etag, html });
     return html;
   }
 
@@ -182,13 +147,9 @@ export function createProductPages(options: ProductPagesOptions) {
      * prerendered frame is served then, and the app asks for the product itself (and shows "not found" for one).
      */
     async render(id: string, origin: string): Promise<string | undefined> {
-      let server: ServerBuild | undefined;
-      try {
-        server = await currentBuild();
-      } catch (err) {
+      const server = await currentBuild().catch((err: unknown) => {
         logger.warn({ err }, "the web build's server bundle does not load: serving the prerendered frames");
-        return undefined;
-      }
+      });
       if (!server) return undefined;
       const key = JSON.stringify([id, origin]);
       const pending = inflight.get(key);

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { throttled, type Logger } from './logger';
+import type { Logger } from 'pino';
 
 /**
  * One Redis client for the process, built to fail fast (PITFALLS §4.1): no offline queue, few retries,
@@ -22,16 +22,8 @@ export function createRedis(url: string, logger: Logger): Redis {
 
 /** QUIT when connected, otherwise just stop reconnecting. Never throws. */
 export async function closeRedis(redis: Redis): Promise<void> {
-  if (redis.status === 'end') return;
-  if (redis.status === 'ready') {
-    try {
-      await redis.quit();
-      return;
-    } catch {
-      // fall through to a hard disconnect
-    }
-  }
-  redis.disconnect();
+  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else if (redis.status !== 'end') redis.disconnect();
 }
 
 /** Resolves true when the client is ready, false after timeoutMs (never rejects: callers fail open). */
@@ -41,4 +33,14 @@ export async function waitForRedis(redis: Redis, timeoutMs: number): Promise<boo
     () => true,
     () => false,
   );
+}
+
+/** Logs at most once per interval: a Redis outage, felt by every request, must not flood the log. */
+export function throttled(intervalMs: number): (log: () => void) => void {
+  let last = 0;
+  return (log) => {
+    if (Date.now() - last < intervalMs) return;
+    last = Date.now();
+    log();
+  };
 }

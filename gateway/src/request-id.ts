@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, type ServiceName } from '@shop/contracts';
-import type { Logger } from './logger';
 import { observeRequest } from './metrics';
+import { pathOf } from './routes';
 
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -11,7 +12,6 @@ const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export interface RequestNotes {
   /** The service that answered (proxied, or filled the HTTP cache). */
   upstream?: ServiceName;
-  /** The HTTP cache's outcome, on cached routes. */
   cache?: 'HIT' | 'MISS' | 'BYPASS';
   /** The route-table prefix that dispatched it (the metrics' route label). */
   route?: string;
@@ -23,10 +23,7 @@ export function notesOf(res: ServerResponse): RequestNotes {
 }
 
 /** The request id of a request that went through {@link beginRequest}. */
-export function requestIdOf(req: IncomingMessage): string {
-  const value = req.headers[REQUEST_ID_HEADER];
-  return typeof value === 'string' ? value : '';
-}
+export const requestIdOf = (req: IncomingMessage): string => String(req.headers[REQUEST_ID_HEADER] ?? '');
 
 /**
  * Takes a sane incoming x-request-id or makes one, puts it on the request headers (so the proxy forwards it) and on
@@ -43,12 +40,11 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
     const ms = performance.now() - started;
     const notes = notesOf(res);
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    const q = url.indexOf('?');
     observeRequest(req, res, ms / 1000, notes.route);
     const line: Record<string, unknown> = {
       requestId,
       method: req.method,
-      path: q === -1 ? url : url.slice(0, q),
+      path: pathOf(url),
       status: res.statusCode,
       ms: Math.round(ms * 10) / 10,
       upstream: notes.upstream ?? null,

@@ -59,6 +59,11 @@ export function normalisePath(pathname: string): string {
   return lowered.length > 1 ? lowered.replace(/\/+$/, '') || '/' : lowered;
 }
 
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** The route whose prefix owns this path (on a segment boundary), or undefined. */
 export function matchRoute(pathname: string): Route | undefined {
   const p = normalisePath(pathname);

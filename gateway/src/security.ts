@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { REQUEST_ID_HEADER, TOTAL_COUNT_HEADER } from '@shop/contracts';
@@ -21,23 +20,8 @@ const LOCAL_DEV = ['http://127.0.0.1:*', 'http://localhost:*'];
  * response just gets them.
  */
 export function securityHeaders(config: GatewayConfig): ReadonlyArray<[string, string]> {
-  const set = new Map<string, string>();
-  const blank = {
-    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
-    removeHeader: (name: string) => set.delete(name),
-    getHeader: (name: string) => set.get(name),
-  } as unknown as ServerResponse;
-  let done = false;
-  helmetFor(config)({ headers: {}, method: 'GET', url: '/' } as IncomingMessage as never, blank as never, () => {
-    done = true;
-  });
-  if (!done) throw new Error('security headers: helmet did not finish synchronously');
-  return [...set];
-}
-
-function helmetFor(config: GatewayConfig): RequestHandler {
   const production = config.nodeEnv === 'production';
-  return helmet({
+  const headers = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -62,6 +46,18 @@ function helmetFor(config: GatewayConfig): RequestHandler {
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  const set = new Map<string, string>();
+  const blank = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name, String(value)),
+    removeHeader: (name: string) => set.delete(name),
+    getHeader: (name: string) => set.get(name),
+  } as unknown as ServerResponse;
+  let done = false;
+  headers({ headers: {}, method: 'GET', url: '/' } as IncomingMessage as never, blank as never, () => {
+    done = true;
+  });
+  if (!done) throw new Error('security headers: helmet did not finish synchronously');
+  return [...set];
 }
 
 /**

@@ -7,35 +7,27 @@ import { isBackendPath, normalisePath } from './routes';
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>NFL Shop</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
-<h1>The web app is not built yet</h1>
-<p>The gateway is running and the API is available under <code>/api</code>, but there is no built web app to serve.
-Build it (<code>npm run build</code>) or run <code>npm start</code>, then reload this page.</p>
+<h1>The web app is not built yet</h1><p>The gateway is running and the API is available under <code>/api</code>,
+but there is no built web app to serve. Build it (<code>npm run build</code>) or run <code>npm start</code>, then
+reload this page.</p>
 </body></html>
 `;
-
-/**
- * The landing pages the web build prerendered (web/prerender.mjs writes prerendered/routes.json: each route,
- * with `:name` for one path segment, and its HTML file under webDist).
- */
-interface PrerenderedPage {
-  route: string;
-  file: string;
-}
 
 const segmentPattern = (segment: string) =>
   segment.startsWith(':') ? '[^/]+' : segment.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The prerendered file for this request, or undefined. Only for a URL without a query string: the page was
- * rendered from its path alone, and a query (a collection's filters) would make the app render something else than
- * the HTML, which it then could not hydrate. Read per navigation (a few hundred bytes), so a rebuild of web/dist
- * while the gateway runs is served at once, as index.html is.
+ * The prerendered file for this request, or undefined: web/prerender.mjs lists the landing pages it prerendered in
+ * prerendered/routes.json (each route, with `:name` for one path segment, and its HTML file under webDist). Only for
+ * a URL without a query string: the page was rendered from its path alone, and a query (a collection's filters) would
+ * make the app render something else than the HTML, which it then could not hydrate. Read per navigation (a few
+ * hundred bytes), so a rebuild of web/dist while the gateway runs is served at once, as index.html is.
  */
 async function prerenderedFile(webDist: string, req: Request): Promise<string | undefined> {
   if (req.originalUrl.includes('?')) return undefined;
-  let pages: PrerenderedPage[];
+  let pages: Array<{ route: string; file: string }>;
   try {
-    pages = JSON.parse(await readFile(path.join(webDist, 'prerendered', 'routes.json'), 'utf8')) as PrerenderedPage[];
+    pages = JSON.parse(await readFile(path.join(webDist, 'prerendered', 'routes.json'), 'utf8'));
   } catch {
     return undefined; // an older build, or none: index.html serves every page
   }
@@ -46,15 +38,10 @@ async function prerenderedFile(webDist: string, req: Request): Promise<string | 
   return page && path.join(webDist, page.file);
 }
 
-/** A product page's path (its query, such as a shared link's tracking, changes nothing on the page). */
-const PRODUCT_PATH = /^\/product\/([^/]+)\/?$/i;
-
-/** The product id of a product page's URL, or undefined. */
-function productIdOf(req: Request): string | undefined {
-  const id = PRODUCT_PATH.exec(req.path)?.[1];
-  if (id === undefined) return undefined;
+/** The product id of a product page's path (its query, such as a shared link's tracking, changes nothing on it). */
+function productIdOf(path: string): string | undefined {
   try {
-    return decodeURIComponent(id);
+    return decodeURIComponent(/^\/product\/([^/]+)\/?$/i.exec(path)?.[1] ?? '') || undefined;
   } catch {
     return undefined;
   }
@@ -87,13 +74,9 @@ export function staticSpa(webDist: string, { productPages }: { productPages?: Pr
   const sendPage = (file: string, res: Response, next: NextFunction): void => {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(file, { cacheControl: false }, (err?: NodeJS.ErrnoException) => {
-      if (!err) return;
-      if (res.headersSent) return;
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') {
-        res.status(200).type('html').send(NOT_BUILT_PAGE);
-        return;
-      }
-      next(err);
+      if (!err || res.headersSent) return;
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') res.status(200).type('html').send(NOT_BUILT_PAGE);
+      else next(err);
     });
   };
 
@@ -103,7 +86,7 @@ export function staticSpa(webDist: string, { productPages }: { productPages?: Pr
       if (err) return next(err);
       // A missing hashed asset is a 404, not HTML the browser would try to run as a script.
       if (normalisePath(req.path).startsWith('/assets/')) return next();
-      const productId = productPages && productIdOf(req);
+      const productId = productPages && productIdOf(req.path);
       const rendered = productId ? productPages.render(productId, `${req.protocol}://${req.get('host')}`) : undefined;
       Promise.resolve(rendered)
         .then(async (html) => {

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { cacheKeyOf } from '../src/http-cache/index';
-import { acceptsGzip } from '../src/http-cache/respond';
+import { acceptsGzip } from '../src/http-cache/entry';
 import { createGateway } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config';
 import {

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@shop/nest-common/logging';
 import { createProductPages, jsonForHtml } from '../src/product-page';
 import { startGateway, startUpstream, testConfig, type Running, type Upstream } from './helpers';
 
@@ -181,7 +181,7 @@ describe('the kept product pages', () => {
   const products = new Map<string, object>();
   let catalog: Upstream;
   let dist: string;
-  const logger = createLogger('silent');
+  const logger = createLogger('gateway', 'silent');
   let renders = 0;
   const pagesOf = (webDist: string) =>
     createProductPages({ webDist, catalogUrl: catalog.url, timeoutMs: 2000, logger });

@@ -2,23 +2,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ServiceName } from '@shop/contracts';
 import { isBackendPath, matchRoute } from '../routes';
 
+type Named = Record<string, unknown>;
+
 /** The parts of an OpenAPI 3 document the merge reads (documents are JSON: everything else passes through). */
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
-  servers?: Array<{ url: string; description?: string }>;
   tags?: Array<{ name: string; description?: string }>;
-  paths: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> } & Record<
-    string,
-    unknown
-  >;
+  paths: Record<string, Named>;
+  components?: Record<string, Named | undefined>;
   [key: string]: unknown;
-}
-
-export interface ServiceDocument {
-  service: ServiceName;
-  document: OpenApiDocument;
 }
 
 /** Tags in the order the browsable page shows them; a tag not listed here comes after these. */
@@ -36,15 +29,8 @@ const TAG_ORDER: Record<string, string> = {
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-export class ApiDocumentError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`The services' OpenAPI documents cannot be merged:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ApiDocumentError';
-  }
-}
-
 /** The gateway's own public endpoint, described here because the gateway is no Nest app. */
-const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
+const GATEWAY_PATHS: OpenApiDocument['paths'] = {
   '/api/docs': {
     get: {
       tags: ['gateway'],
@@ -67,27 +53,24 @@ const GATEWAY_PATHS: Record<string, Record<string, unknown>> = {
  * by another service than the route table says, the same operation in two documents, or one schema name with two
  * shapes is an error (the document would lie). Paths keep the services' order, then the gateway's own.
  */
-export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenApiDocument {
+export function mergeApiDocuments(
+  documents: ReadonlyArray<{ service: ServiceName; document: OpenApiDocument }>,
+): OpenApiDocument {
   const problems: string[] = [];
   const paths: OpenApiDocument['paths'] = {};
-  const schemas: Record<string, unknown> = {};
-  const securitySchemes: Record<string, unknown> = {};
+  const schemas: Named = {};
+  const securitySchemes: Named = {};
   const tags = new Map<string, string | undefined>();
   const owners = new Map<string, ServiceName>();
 
-  const addAll = (
-    kind: string,
-    into: Record<string, unknown>,
-    from: Record<string, unknown> | undefined,
-    by: string,
-  ) => {
+  const addAll = (kind: string, into: Named, from: Named | undefined, by: ServiceName) => {
     for (const [name, value] of Object.entries(from ?? {})) {
       if (into[name] !== undefined && !isDeepStrictEqual(into[name], value)) {
         problems.push(`${kind} "${name}" differs between ${owners.get(`${kind}:${name}`)} and ${by}`);
         continue;
       }
       into[name] = value;
-      if (!owners.has(`${kind}:${name}`)) owners.set(`${kind}:${name}`, by as ServiceName);
+      if (!owners.has(`${kind}:${name}`)) owners.set(`${kind}:${name}`, by);
     }
   };
 
@@ -118,11 +101,14 @@ export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenAp
     for (const tag of document.tags ?? [])
       if (tag.description || !tags.has(tag.name)) tags.set(tag.name, tag.description);
   }
-  if (problems.length) throw new ApiDocumentError(problems);
+  if (problems.length)
+    throw new Error(`The services' OpenAPI documents cannot be merged:\n  - ${problems.join('\n  - ')}`);
 
   Object.assign(paths, GATEWAY_PATHS);
   tags.set('gateway', undefined);
-  const tagNames = [...tags.keys()].sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b));
+  const order = Object.keys(TAG_ORDER);
+  const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length);
+  const tagNames = [...tags.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
   return {
     openapi: documents[0]?.document.openapi ?? '3.0.0',
@@ -139,9 +125,4 @@ export function mergeApiDocuments(documents: readonly ServiceDocument[]): OpenAp
     paths,
     components: { securitySchemes, schemas },
   };
-}
-
-function tagRank(tag: string): number {
-  const rank = Object.keys(TAG_ORDER).indexOf(tag);
-  return rank === -1 ? Number.MAX_SAFE_INTEGER : rank;
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { sendError } from '../errors';
-import type { Logger } from '../logger';
+import { pathOf } from '../routes';
+import type { Logger } from 'pino';
 
 /**
  * Where the build writes the merged document (scripts/openapi.mjs): gateway/dist/openapi.json, found from
@@ -14,19 +15,10 @@ const NOT_BUILT = 'The API description was not built';
 
 /** The page: swagger-ui's own bundle and styles, served from the npm package (no CDN), started by init.js. */
 const PAGE = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>Gridiron Store API</title>
-    <link rel="stylesheet" href="swagger-ui.css" />
-    <link rel="stylesheet" href="index.css" />
-    <link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32" />
-  </head>
-  <body>
-    <div id="swagger-ui"></div>
-    <script src="swagger-ui-bundle.js"></script>
-    <script src="init.js"></script>
-  </body>
+<html lang="en"><head><meta charset="utf-8" /><title>Gridiron Store API</title>
+<link rel="stylesheet" href="swagger-ui.css" /><link rel="stylesheet" href="index.css" />
+<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32" /></head>
+<body><div id="swagger-ui"></div><script src="swagger-ui-bundle.js"></script><script src="init.js"></script></body>
 </html>
 `;
 
@@ -62,11 +54,10 @@ export function apiDocs(logger: Logger, file = API_DOCUMENT_FILE): Router {
     if (document === undefined) return void sendError(res, 503, NOT_BUILT);
     res.set('Cache-Control', 'no-cache').type('json').send(document);
   });
-  const page = (res: Response) => res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
   router.get('/ui', (req, res) => {
     // Relative asset URLs need the trailing slash.
-    if (!req.originalUrl.split('?')[0].endsWith('/')) return res.redirect(301, '/api/docs/ui/');
-    page(res);
+    if (!pathOf(req.originalUrl).endsWith('/')) return res.redirect(301, '/api/docs/ui/');
+    res.set('Cache-Control', 'no-cache').type('html').send(PAGE);
   });
   router.get('/ui/init.js', (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('js').send(INIT);

@@ -1,13 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import type { Redis } from 'ioredis';
-import { throttled, type Logger } from '../logger';
-import { closeRedis } from '../redis';
-
-/** What the follower does to the cache when the catalogue changes. */
-export interface Invalidate {
-  dropAll(): void;
-  purge(keys: readonly string[]): void;
-}
+import type { Logger } from 'pino';
+import { closeRedis, throttled } from '../redis';
 
 /** How soon a failed read of the version is tried again (or pollMs, when shorter). */
 const RETRY_MS = 250;
@@ -28,7 +22,8 @@ export function followCatalogVersion(
   redis: Redis,
   options: { prefix: string; pollMs: number },
   logger: Logger,
-  invalidate: Invalidate,
+  /** What the follower does to the cache when the catalogue changes. */
+  invalidate: { dropAll(): void; purge(keys: readonly string[]): void },
 ) {
   const versionKey = `${options.prefix}catalog:version`;
   const warnRedis = throttled(10_000);
@@ -39,6 +34,7 @@ export function followCatalogVersion(
   let subscription = 0;
   /** Emits `armed` when a version becomes known, and at close (waking every whenArmed). */
   const armed = new EventEmitter().setMaxListeners(0);
+  let nextRead: NodeJS.Timeout | undefined;
 
   const setVersion = (next: string, source: string): void => {
     if (next === version) return;
@@ -69,29 +65,27 @@ export function followCatalogVersion(
     if (version === undefined) return;
     version = undefined;
     invalidate.dropAll();
-    if (closed) return;
-    warnRedis(() => logger.warn({ reason }, 'catalog cache disarmed: proxying every catalogue read'));
+    if (!closed) warnRedis(() => logger.warn({ reason }, 'catalog cache disarmed: proxying every catalogue read'));
   };
 
-  let retry: NodeJS.Timeout | undefined;
+  /** Reads the counter, then again after pollMs; after a failure sooner, rather than at the poll, which may be far off. */
   const readVersion = async (source: string): Promise<void> => {
-    if (!subscribed) return;
+    if (!subscribed) return; // until the next (re)subscribe
     const asOf = subscription;
+    const again = (ms: number) => {
+      clearTimeout(nextRead);
+      nextRead = setTimeout(() => void readVersion('poll'), ms).unref();
+    };
     try {
       const value = (await redis.get(versionKey)) ?? '0';
-      if (asOf === subscription && subscribed && !closed) setVersion(value, source);
+      if (asOf !== subscription) return; // the subscription was lost or renewed meanwhile (or the follower closed)
+      setVersion(value, source);
+      again(options.pollMs);
     } catch (err) {
       if (asOf !== subscription) return;
+      // Refused (the main client, which has no offline queue, not ready yet: the subscriber can be first) or timed out.
       disarm(`version unreadable: ${(err as Error).message}`);
-      // Refused (the main client, which has no offline queue, not ready yet: the subscriber can be first) or timed
-      // out: try again soon rather than at the next poll, which may be far off.
-      retry ??= setTimeout(
-        () => {
-          retry = undefined;
-          void readVersion('retry');
-        },
-        Math.min(RETRY_MS, options.pollMs),
-      ).unref();
+      again(Math.min(RETRY_MS, options.pollMs));
     }
   };
 
@@ -120,16 +114,6 @@ export function followCatalogVersion(
   });
   subscriber.connect().catch(() => undefined); // errors are reported by the 'error' listener; it retries
 
-  let polling = false;
-  const poll = setInterval(() => {
-    if (polling || !subscribed) return;
-    polling = true;
-    void readVersion('poll').finally(() => {
-      polling = false;
-    });
-  }, options.pollMs);
-  poll.unref();
-
   return {
     /** The catalog version the cache follows; undefined while unknown (Redis unreachable): nothing may be cached. */
     get version(): string | undefined {
@@ -143,10 +127,9 @@ export function followCatalogVersion(
     },
     async close() {
       closed = true;
-      clearInterval(poll);
-      clearTimeout(retry);
-      armed.emit('armed');
       subscribed = false;
+      clearTimeout(nextRead);
+      armed.emit('armed');
       disarm('closing'); // quiet: closed is set
       await closeRedis(subscriber);
     },
