@@ -87,7 +87,11 @@ export function serveEntry(
   const etag = zipped && !entry.etag.startsWith('W/') ? `W/${entry.etag}` : entry.etag;
   res.setHeader('ETag', etag);
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]);
-  if (fresh(req.headers, { etag, 'last-modified': entry.headers['last-modified'] })) {
+  // A client's `Cache-Control: no-cache` asks for an answer validated with the origin (fetch() sends it with any
+  // If-None-Match set by hand): a kept entry is the catalog's current answer, purged when it changes, so its validators
+  // stand. `fresh`, written for origin servers, would answer such a request with the whole body.
+  const { 'cache-control': _validated, ...conditional } = req.headers;
+  if (fresh(conditional, { etag, 'last-modified': entry.headers['last-modified'] })) {
     res.removeHeader('content-type');
     res.statusCode = 304;
     res.end();
