@@ -18,8 +18,13 @@ const NEW_PASSWORD = 'Brand-new-pass9';
 const REQUESTED = { message: PASSWORD_RESET_MESSAGES.requested };
 const INVALID = { statusCode: 400, message: PASSWORD_RESET_MESSAGES.invalidToken };
 
-/** A public address of its own for each caller, passed as the gateway passes it (identity trusts loopback). */
-const anAddress = () => `203.0.113.${1 + (randomBytes(1)[0] % 250)}, 198.51.100.${randomBytes(1)[0]}`;
+/**
+ * A public address of its own for each request, passed as the gateway passes it (identity trusts loopback, so the
+ * last hop is the client): random ones met now and then (1 in 256 a pair), and the per-address test then started from
+ * another test's count.
+ */
+let addresses = 0;
+const anAddress = () => `203.0.113.7, 198.51.100.${++addresses}`;
 
 describe('identity: password reset', () => {
   let svc: TestService;
