@@ -63,7 +63,7 @@ export function entryOf({ headers, body }: Upstream) {
     keys: typeof keys === 'string' ? keys.split(' ').filter(Boolean) : undefined,
     /** When it stops being fresh (Surrogate-Control max-age), in Date.now() terms. */
     expiresAt: Date.now() + surrogateMaxAge(headers) * 1000,
-    /** The purge count it was last checked against (store.ts). */
+    /** The purge count it was last checked against (`kept` in index.ts). */
     asOf: 0,
   };
 }
