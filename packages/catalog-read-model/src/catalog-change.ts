@@ -10,6 +10,11 @@ export interface StockWrite {
   soldCount: number;
   updatedAt: string;
   variants?: VariantJson[];
+  /**
+   * The product's stockVersion after the write. Stock writes take no lock, so two may be logged in the other order
+   * than they were made: a replica applies one only over an older version (absent: logged before versions existed).
+   */
+  stockVersion?: number;
 }
 
 /**

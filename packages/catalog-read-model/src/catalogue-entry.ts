@@ -25,6 +25,8 @@ export interface CatalogueEntry {
   body: Buffer;
   etag: string;
   soldCount: number;
+  /** The product's stockVersion its bytes show (see StockWrite). */
+  stockVersion: number;
   readonly pricePence: number | undefined;
   readonly createdAt: number;
   readonly rating: number;
@@ -79,7 +81,15 @@ function valuesOf(stored: unknown): FieldValues {
  */
 export type StoredProduct = { readonly _id: unknown } & Partial<
   Record<
-    FilterField | 'pricePence' | 'soldCount' | 'createdAt' | 'rating' | 'numReviews' | 'name' | 'description',
+    | FilterField
+    | 'pricePence'
+    | 'soldCount'
+    | 'stockVersion'
+    | 'createdAt'
+    | 'rating'
+    | 'numReviews'
+    | 'name'
+    | 'description',
     unknown
   >
 >;
@@ -89,6 +99,7 @@ export interface EntryParts {
   readonly _id: string;
   readonly json: string;
   readonly soldCount: number;
+  readonly stockVersion?: number;
   readonly pricePence: number | undefined;
   readonly createdAt: number;
   readonly rating: number;
@@ -108,6 +119,7 @@ export function entryOf(parts: EntryParts): CatalogueEntry {
     body,
     etag: etagOf(body),
     soldCount: parts.soldCount,
+    stockVersion: parts.stockVersion ?? 0,
     pricePence: parts.pricePence,
     createdAt: parts.createdAt,
     rating: parts.rating,
@@ -128,6 +140,7 @@ export function toEntry(doc: StoredProduct, product: ProductJson): CatalogueEntr
     _id: String(doc._id),
     json: JSON.stringify(product),
     soldCount: sortable(doc.soldCount),
+    stockVersion: typeof doc.stockVersion === 'number' ? doc.stockVersion : 0,
     pricePence: typeof doc.pricePence === 'number' ? doc.pricePence : undefined,
     createdAt: sortable(doc.createdAt),
     rating: sortable(doc.rating),
@@ -143,6 +156,7 @@ export function toEntry(doc: StoredProduct, product: ProductJson): CatalogueEntr
  * all and per variant) and updatedAt.
  */
 export function applyStock(entry: CatalogueEntry, write: StockWrite): void {
+  if (write.stockVersion !== undefined) entry.stockVersion = write.stockVersion;
   const json = JSON.parse(entry.body.toString('utf8')) as ProductJson;
   json.countInStock = write.countInStock;
   if (write.variants) json.variants = write.variants;

@@ -95,6 +95,7 @@ export class CatalogueIndex {
   setStock(id: string, write: StockWrite): void {
     const entry = this.byId.get(id);
     if (!entry) return; // not published: nothing here shows it
+    if (write.stockVersion !== undefined && write.stockVersion <= entry.stockVersion) return; // a later write shows already
     const resort = write.soldCount !== entry.soldCount;
     if (resort) for (const name of SALES_ORDERS) this.orders[name].remove(entry.slot);
     applyStock(entry, write);

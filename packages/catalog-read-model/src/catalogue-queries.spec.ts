@@ -64,7 +64,6 @@ function docOf(p: typeof productArb extends fc.Arbitrary<infer T> ? T : never, n
     isFeatured: false,
     isPublished: true,
     tags: [],
-    stockJournal: [],
     createdAt: at,
     updatedAt: at,
   };

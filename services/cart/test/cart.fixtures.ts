@@ -98,7 +98,10 @@ export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<st
     isPublished: spec.isPublished ?? true,
     tags: [],
     soldCount: 0,
-    stockJournal: [],
+    holds: {},
+    hasHolds: false,
+    returnedCheckouts: [],
+    stockVersion: 0,
     createdAt: new Date(),
     updatedAt: new Date(),
   });

@@ -134,7 +134,10 @@ export async function insertProducts(svc: TestService, fixtures: ProductFixture[
       isPublished: f.isPublished ?? true,
       tags: [],
       soldCount: f.soldCount ?? 0,
-      stockJournal: [],
+      holds: {},
+      hasHolds: false,
+      returnedCheckouts: [],
+      stockVersion: 0,
       createdAt: at,
       updatedAt: at,
     };

@@ -113,7 +113,10 @@ export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<st
     isPublished: spec.isPublished ?? true,
     tags: [],
     soldCount: 0,
-    stockJournal: [],
+    holds: {},
+    hasHolds: false,
+    returnedCheckouts: [],
+    stockVersion: 0,
     createdAt: new Date(),
     updatedAt: new Date(),
   });
@@ -121,6 +124,13 @@ export async function addProduct(shop: Shop, spec: ProductSpec = {}): Promise<st
 }
 
 /** What a shopper would see of the product's stock right now. */
+/** Ends the catalog's holds of a checkout at `at` (the past), as if its time had run out; the sweeper then acts. */
+export async function expireHolds(shop: Shop, checkoutId: string, at = new Date(Date.now() - 1000)): Promise<void> {
+  const products = shop.catalog.app.get<Model<unknown>>(getModelToken('Product'));
+  const path = `holds.${checkoutId}`;
+  await products.updateMany({ [path]: { $exists: true } }, { $set: { [`${path}.expiresAt`]: at } }).exec();
+}
+
 export async function stockOf(shop: Shop, productId: string): Promise<number> {
   const products = shop.catalog.app.get<Model<{ countInStock: number }>>(getModelToken('Product'));
   const product = await products.findById(productId).lean().exec();

@@ -2,13 +2,22 @@
 // payments verified with PayPal (every tampering refused with nothing changed), orders made exactly once.
 import { getModelToken } from '@nestjs/mongoose';
 import { CHECKOUT_MESSAGES, SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS } from '@shop/contracts';
-import { REDIS } from '@shop/nest-common';
 import { request } from '@shop/nest-common/testing';
-import type Redis from 'ioredis';
 import fc from 'fast-check';
 import type { Model } from 'mongoose';
+import { StockService } from '../../catalog/src/stock/stock.service';
 import { CheckoutsService } from '../src/checkouts/checkouts.service';
-import { addProduct, address, checkoutApi, line, newUserId, startShop, stockOf, type Shop } from './checkout.fixtures';
+import {
+  addProduct,
+  address,
+  checkoutApi,
+  expireHolds,
+  line,
+  newUserId,
+  startShop,
+  stockOf,
+  type Shop,
+} from './checkout.fixtures';
 
 describe('checkout', () => {
   let shop: Shop;
@@ -441,10 +450,7 @@ describe('checkout', () => {
     });
 
     describe('after the reservation expired', () => {
-      const expire = async (checkoutId: string) => {
-        const reservations = shop.catalog.app.get<Model<unknown>>(getModelToken('Reservation'));
-        await reservations.updateMany({ checkoutId }, { $set: { expiresAt: new Date(Date.now() - 1000) } }).exec();
-      };
+      const expire = (checkoutId: string) => expireHolds(shop, checkoutId);
 
       it('holds the stock again when it is still there', async () => {
         const { checkout, productId } = await newCheckout(20, 2, 5);
@@ -490,9 +496,17 @@ describe('checkout', () => {
     it('holds nothing for a checkout that timed out, and settles a verified payment whose hold timed out', async () => {
       const { checkout, productId } = await newCheckout(20, 1, 5);
       expect(await stockOf(shop, productId)).toBe(4);
-      // Someone else holds the product's lock for longer than checkout waits for a reservation (3 s here).
-      const redis = shop.catalog.app.get<Redis>(REDIS);
-      await redis.set(`${shop.catalog.namespace}catalog:lock:product:${productId}`, 'busy', 'PX', 4500);
+      // The catalog takes longer to answer than checkout waits for a reservation (3 s here): a fault injected
+      // in front of its real stock requests, which then run as they would.
+      const stock = shop.catalog.app.get(StockService);
+      const slow = <K extends 'reserve' | 'extend'>(name: K) => {
+        const real = stock[name].bind(stock) as (raw: unknown) => Promise<unknown>;
+        return jest.spyOn(stock, name).mockImplementation((async (raw: unknown) => {
+          await new Promise((r) => setTimeout(r, 4500));
+          return real(raw);
+        }) as never);
+      };
+      const spies = [slow('reserve'), slow('extend')];
 
       const paypalOrderId = paypalOrder('20.00');
       const [created, paid] = await Promise.all([
@@ -502,8 +516,10 @@ describe('checkout', () => {
       expect([created.status, paid.status]).toEqual([503, 503]);
       expect((await api.get(checkout._id, token)).body.isPaid).toBe(false);
 
-      // The lock frees after the callers gave up: the late reservation holds nothing, the first hold is intact.
+      // The catalog gets to them after the callers gave up: the late reservation holds nothing, the first hold is
+      // intact.
       await new Promise((r) => setTimeout(r, 2500));
+      for (const spy of spies) spy.mockRestore();
       expect(await stockOf(shop, productId)).toBe(4);
 
       // PayPal took the money: the sweeper settles it, and the checkout can be finalized.
@@ -518,7 +534,6 @@ describe('checkout', () => {
 
     it('refunds a verified payment the sweeper cannot settle because the stock is gone', async () => {
       const { checkout, productId } = await newCheckout(20, 1, 1);
-      const reservations = shop.catalog.app.get<Model<unknown>>(getModelToken('Reservation'));
       const paypalOrderId = paypalOrder('20.00');
       // As a timed-out pay leaves it: the payment verified and claimed, the checkout unpaid; then the hold expires
       // and another buyer takes the last unit.
@@ -540,7 +555,7 @@ describe('checkout', () => {
           currency: 'GBP',
         },
       });
-      await reservations.updateMany({ checkoutId: checkout._id }, { $set: { expiresAt: new Date(0) } }).exec();
+      await expireHolds(shop, checkout._id, new Date(0));
       const deadline = Date.now() + 10_000;
       while ((await stockOf(shop, productId)) !== 1 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));

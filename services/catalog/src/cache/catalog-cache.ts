@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { REDIS } from '@shop/nest-common';
 import type Redis from 'ioredis';
 import { CatalogConfig } from '../config/catalog.config';
@@ -14,6 +14,8 @@ const noop = () => undefined;
 
 /** Versions a replica can fall behind and still catch up from the log (about 17 minutes of 10 changes a second). */
 export const CHANGE_LOG_LENGTH = 10_000;
+/** How often a lost change's reload of every replica is tried again. */
+const RELOAD_RETRY_MS = 2_000;
 
 /**
  * One change, atomically: INCR the version, log the change under it (trimmed to the last ARGV[3] versions), and
@@ -60,6 +62,7 @@ export class CatalogCache {
   /** The version GET on the wire, and the one that will follow it (see readVersion). */
   private sent?: Promise<string>;
   private queued?: Promise<string>;
+  private reloadPending = false;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -110,7 +113,19 @@ export class CatalogCache {
     return this.record({ edited: productIds.map((id) => id.toLowerCase()) });
   }
 
-  /** A stock write set these values. Call it under the product's lock, so that writes are logged in order. */
+  /**
+   * Resolves when the change feed answers, else a 503: a stock write is made only when its change can reach every
+   * replica's read model (a write whose change is lost anyway makes every replica reload: see record).
+   */
+  async assertReachable(): Promise<void> {
+    try {
+      await this.readVersion();
+    } catch {
+      throw new ServiceUnavailableException('The stock cannot be changed right now, please try again');
+    }
+  }
+
+  /** A stock write set these values (its stockVersion orders it among writes logged out of order). */
   stockChanged(productId: string, write: StockWrite, soldChanged: boolean): Promise<void> {
     return this.record({ stock: { productId: productId.toLowerCase(), write, soldChanged } });
   }
@@ -123,11 +138,30 @@ export class CatalogCache {
       } catch (err) {
         if (attempt >= 3) {
           this.logger.error(
-            `catalog change not recorded: replicas may serve stale products: ${(err as Error).message}`,
+            `catalog change not recorded: replicas may serve stale products until they reload: ${(err as Error).message}`,
           );
+          this.reloadEverywhereLater();
           return;
         }
       }
     }
+  }
+
+  /**
+   * A change was written to the database but not to the feed (Redis went away in between): until a `{ all: true }`
+   * change reaches the feed, tried every few seconds, replicas do not know what they miss.
+   */
+  private reloadEverywhereLater(): void {
+    if (this.reloadPending) return;
+    this.reloadPending = true;
+    const attempt = () =>
+      recordChange(this.redis, this.namespace, { all: true }).then(
+        () => {
+          this.reloadPending = false;
+          this.logger.log('catalog change feed back: every replica reloads the catalogue');
+        },
+        () => setTimeout(attempt, RELOAD_RETRY_MS).unref(),
+      );
+    setTimeout(attempt, RELOAD_RETRY_MS).unref();
   }
 }

@@ -6,9 +6,11 @@ import type { Connection } from 'mongoose';
 import { CatalogConfig } from '../config/catalog.config';
 
 /**
- * One Redis lock per product. Every write to a product document (admin edit, stock change, sale)
- * runs inside it: FerretDB applies no update operator atomically, so two unserialised writers would
- * lose each other's changes or sell the last unit twice (PITFALLS §3.4).
+ * One Redis lock per product, for the writes one document cannot decide by itself: an admin edit (it claims and
+ * releases variant SKUs in their register around the product's write), a review's rating (computed from the
+ * reviews) and the variants migration. Stock takes no lock: each of its changes is one conditional write of the
+ * product (stock/), and an admin edit writes only over the stockVersion it read, so an expired lock cannot make a
+ * second writer lose a hold or a sale.
  */
 @Injectable()
 export class ProductLocks {

@@ -40,5 +40,5 @@ export function toProductJson(p: LeanProduct, toPublicUrl: (url: string) => stri
   return json;
 }
 
-/** Fields public and admin reads load: everything but the stock journal. */
-export const PRODUCT_PROJECTION = { stockJournal: 0 } as const;
+/** Fields public and admin reads load: everything but the checkouts' holds and returns (no reader shows them). */
+export const PRODUCT_PROJECTION = { holds: 0, returnedCheckouts: 0 } as const;

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { CATEGORIES, COLORS, GENDERS, SIZES, type Category, type Gender } from '@shop/contracts';
-import type { HydratedDocument, Types } from 'mongoose';
+import { SchemaTypes, type HydratedDocument, type Types } from 'mongoose';
+import type { StockHold } from '../stock/stock-hold';
 
 @Schema({ _id: false, versionKey: false })
 export class ProductImage {
@@ -36,9 +37,9 @@ const ProductVariantSchema = SchemaFactory.createForClass(ProductVariant);
 /**
  * A product as stored. Money is integer pence (`pricePence`); the API shows pounds (`price`).
  * Stock is kept per variant (`variants`: one per size × colour offered); `countInStock` is their sum, kept in the
- * same write. It is what can still be sold: units held by checkout reservations are already taken
- * out of it (see stock/). Every write to a product runs under its Redis lock (FerretDB writes the
- * whole document back, so two unserialised writers lose each other's changes).
+ * same write. It is what can still be sold: units held by checkouts (`holds`) are already taken out of it (see
+ * stock/). A stock change is one conditional write of this document; an admin edit writes only over the
+ * `stockVersion` it read.
  */
 @Schema({ collection: 'products', timestamps: true, versionKey: false })
 export class Product {
@@ -116,12 +117,27 @@ export class Product {
   soldCount!: number;
 
   /**
-   * Keys of the most recent stock operations applied to this document (bounded). A stock change and
-   * its key land in one single-document write, so a crash between that write and the reservation's
-   * own update is detected and finished on retry, never applied twice.
+   * Units held for checkouts not yet ordered, by checkout id (stock/stock-hold.ts): already out of the variants'
+   * countInStock. A hold is taken, given back or sold by one conditional write of this document that moves the
+   * stock with it.
    */
+  @Prop({ type: SchemaTypes.Mixed, default: () => ({}) })
+  holds!: Record<string, StockHold>;
+
+  /** True from a hold's write until the sweeper finds `holds` empty: what the sweeper looks for (an indexed flag). */
+  @Prop({ default: false })
+  hasHolds!: boolean;
+
+  /** Checkouts whose cancelled order's units came back to this product: a cancellation gives them back once. */
   @Prop({ type: [String], default: [] })
-  stockJournal!: string[];
+  returnedCheckouts!: string[];
+
+  /**
+   * Goes up by one with every write of the stock (holds, sales, returns, admin edits): a read model applies a logged
+   * stock write only over an older one, and an admin edit writes only over the stock it read.
+   */
+  @Prop({ default: 0 })
+  stockVersion!: number;
 
   createdAt!: Date;
   updatedAt!: Date;
@@ -147,6 +163,4 @@ ProductSchema.index({ soldCount: -1, rating: -1 });
 ProductSchema.index({ createdAt: -1, _id: -1 });
 ProductSchema.index({ name: 1, _id: 1 });
 ProductSchema.index({ countInStock: 1, _id: 1 });
-
-/** How many stock operation keys a product remembers. */
-export const STOCK_JOURNAL_LENGTH = 200;
+ProductSchema.index({ hasHolds: 1 });

@@ -3,7 +3,6 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { CatalogueReadModel } from '../read-model/catalogue-read-model';
 import { PublicReads } from '../read-model/public-reads';
-import { Reservation, ReservationSchema } from '../stock/reservation.schema';
 import { MigrationRecord, MigrationRecordSchema } from '../variants/migration.schema';
 import { VariantSku, VariantSkuSchema } from '../variants/variant-sku.schema';
 import { VariantSkus } from '../variants/variant-skus';
@@ -20,8 +19,6 @@ import { ProductsService } from './products.service';
   imports: [
     MongooseModule.forFeature([
       { name: Product.name, schema: ProductSchema },
-      // Admin edits read the holds (a held variant cannot be removed); stock/ writes them.
-      { name: Reservation.name, schema: ReservationSchema },
       { name: VariantSku.name, schema: VariantSkuSchema },
       { name: MigrationRecord.name, schema: MigrationRecordSchema },
     ]),

@@ -1,4 +1,10 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   BEST_SELLER_ORDER,
@@ -20,12 +26,11 @@ import {
   type ProductJson,
 } from '@shop/contracts';
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
-import { Types, type Model } from 'mongoose';
+import { Error as MongooseError, Types, type Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf, type AssetUrls } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
-import { linesOf, Reservation, type LeanReservation } from '../stock/reservation.schema';
 import { planVariants } from '../variants/variant-plan';
 import { VariantSkus } from '../variants/variant-skus';
 import { keyString, skuKey, stockOf, variantLabel, variantsOf, type StoredVariant } from '../variants/variants';
@@ -43,6 +48,10 @@ type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice' | 'variant
   pricePence?: number;
   originalPricePence?: number | null;
 };
+
+/** How often an admin edit of the variants is planned again when a sale changed the stock under it. */
+const STOCK_EDIT_ATTEMPTS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The writable fields of a DTO but stock, in storage form (pence, relative image URLs), leaving out what was not
@@ -71,7 +80,6 @@ export class ProductsService {
 
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
-    @InjectModel(Reservation.name) private readonly reservations: Model<Reservation>,
     private readonly locks: ProductLocks,
     private readonly skus: VariantSkus,
     private readonly cache: CatalogCache,
@@ -217,49 +225,66 @@ export class ProductsService {
    */
   async update(id: string, dto: UpdateProductDto): Promise<ProductJson> {
     const fields = toStored(dto, this.assets);
+    // Under the product's lock (admin edits take turns: the SKU register is claimed and released around the write),
+    // but holds and sales take no lock: the write applies only over the stock it read, else it is planned again.
     await this.locks.withProduct(id, async () => {
-      const doc = await this.products.findById(id).exec();
-      if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
-      const current = doc.toObject() as LeanProduct;
-      const before = variantsOf(current);
-      const plan = planVariants({
-        productSku: fields.sku ?? current.sku,
-        sizes: fields.sizes ?? current.sizes ?? [],
-        colors: fields.colors ?? current.colors ?? [],
-        current: before,
-        variants: dto.variants,
-        countInStock: dto.countInStock,
-      });
-      if (plan.removed.length) await this.refuseRemovingHeld(current, before, plan.removed);
-      if (fields.sku !== undefined && fields.sku !== current.sku) {
-        if (await this.products.exists({ sku: fields.sku, _id: { $ne: current._id } }).exec())
-          throw new BadRequestException(SKU_EXISTS);
+      for (let attempt = 1; !(await this.updateOnce(id, fields, dto)); attempt++) {
+        if (attempt >= STOCK_EDIT_ATTEMPTS) throw new ServiceUnavailableException('The product is changing: try again');
+        await sleep(Math.min(50, 5 * 2 ** attempt) * (0.5 + Math.random()));
       }
-      const claimed = await this.skus.claim(
-        id,
-        plan.variants.map((v) => v.sku),
-      );
-      const { originalPricePence, ...rest } = fields;
-      doc.set(rest);
-      if (originalPricePence === null) doc.set('originalPricePence', undefined);
-      else if (originalPricePence !== undefined) doc.set('originalPricePence', originalPricePence);
-      doc.set('variants', plan.variants);
-      doc.set('countInStock', stockOf(plan.variants));
-      try {
-        await doc.save();
-      } catch (err) {
-        await this.skus.release(id, claimed);
-        if (isDuplicateKeyError(err)) throw new BadRequestException(SKU_EXISTS);
-        throw err;
-      }
-      const kept = new Set(plan.variants.map((v) => skuKey(v.sku)));
-      await this.skus.release(
-        id,
-        before.map((v) => v.sku).filter((sku) => !kept.has(skuKey(sku))),
-      );
     });
     await this.changed(id);
     return this.findAny(id);
+  }
+
+  /** One try of update: false when the stock changed between its read and its write (nothing was written). */
+  private async updateOnce(id: string, fields: ProductFields, dto: UpdateProductDto): Promise<boolean> {
+    const doc = await this.products.findById(id).exec();
+    if (!doc) throw new NotFoundException(PRODUCT_NOT_FOUND);
+    const current = doc.toObject() as LeanProduct;
+    const before = variantsOf(current);
+    const plan = planVariants({
+      productSku: fields.sku ?? current.sku,
+      sizes: fields.sizes ?? current.sizes ?? [],
+      colors: fields.colors ?? current.colors ?? [],
+      current: before,
+      variants: dto.variants,
+      countInStock: dto.countInStock,
+    });
+    if (plan.removed.length) this.refuseRemovingHeld(current, plan.removed);
+    if (fields.sku !== undefined && fields.sku !== current.sku) {
+      if (await this.products.exists({ sku: fields.sku, _id: { $ne: current._id } }).exec())
+        throw new BadRequestException(SKU_EXISTS);
+    }
+    const claimed = await this.skus.claim(
+      id,
+      plan.variants.map((v) => v.sku),
+    );
+    const { originalPricePence, ...rest } = fields;
+    doc.set(rest);
+    if (originalPricePence === null) doc.set('originalPricePence', undefined);
+    else if (originalPricePence !== undefined) doc.set('originalPricePence', originalPricePence);
+    doc.set('variants', plan.variants);
+    doc.set('countInStock', stockOf(plan.variants));
+    if (doc.isModified('variants') || doc.isModified('countInStock')) {
+      // The variants are written whole, from this read: only over the same stock.
+      doc.set('stockVersion', (current.stockVersion ?? 0) + 1);
+      doc.$where = { stockVersion: current.stockVersion ?? null };
+    }
+    try {
+      await doc.save();
+    } catch (err) {
+      await this.skus.release(id, claimed);
+      if (err instanceof MongooseError.DocumentNotFoundError) return false;
+      if (isDuplicateKeyError(err)) throw new BadRequestException(SKU_EXISTS);
+      throw err;
+    }
+    const kept = new Set(plan.variants.map((v) => skuKey(v.sku)));
+    await this.skus.release(
+      id,
+      before.map((v) => v.sku).filter((sku) => !kept.has(skuKey(sku))),
+    );
+    return true;
   }
 
   async remove(id: string): Promise<void> {
@@ -299,19 +324,11 @@ export class ProductsService {
     return { threshold, variants: low.map(({ order: _order, ...v }) => v) };
   }
 
-  /** Under the product's lock: 409 when a checkout holds units of a variant the write would remove. */
-  private async refuseRemovingHeld(
-    product: LeanProduct,
-    before: StoredVariant[],
-    removed: StoredVariant[],
-  ): Promise<void> {
-    const holds = await this.reservations
-      .find({ productId: String(product._id), status: { $in: ['held', 'pending'] } })
-      .lean<LeanReservation[]>()
-      .exec();
+  /** 409 when a checkout holds units of a variant the write would remove (as read: the write is conditional on it). */
+  private refuseRemovingHeld(product: LeanProduct, removed: StoredVariant[]): void {
     const held = new Map<string, number>();
-    for (const res of holds) {
-      for (const line of linesOf(res, before)) {
+    for (const hold of Object.values(product.holds ?? {})) {
+      for (const line of hold.lines ?? []) {
         held.set(keyString(line), (held.get(keyString(line)) ?? 0) + line.quantity);
       }
     }

@@ -143,7 +143,10 @@ export function seedDocuments(now = Date.now()) {
       isPublished: true,
       tags: p.tags ?? [],
       soldCount: 0,
-      stockJournal: [],
+      holds: {},
+      hasHolds: false,
+      returnedCheckouts: [],
+      stockVersion: 0,
       createdAt: at,
       updatedAt: at,
     };

@@ -58,7 +58,10 @@ export function syntheticDocument(from: SeedDocument, n: number, now: number) {
     isPublished: true,
     tags: from.tags,
     soldCount: Math.floor(next() * next() * 1000),
-    stockJournal: [],
+    holds: {},
+    hasHolds: false,
+    returnedCheckouts: [],
+    stockVersion: 0,
     createdAt: at,
     updatedAt: at,
   };

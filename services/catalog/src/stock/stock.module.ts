@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ProductsModule } from '../products/products.module';
+import { HoldsMigration } from './holds.migration';
 import { StockEvents } from './stock.events';
 import { StockMessages } from './stock.messages';
 import { StockService } from './stock.service';
 
 @Module({
-  // The Reservation model is registered by ProductsModule (admin edits read the holds).
   imports: [ProductsModule],
   controllers: [StockMessages],
-  providers: [StockService, StockEvents],
+  providers: [StockService, StockEvents, HoldsMigration],
   exports: [StockService],
 })
 export class StockModule {}

@@ -24,13 +24,14 @@ import {
   type ReservedLine,
   type ReserveStockResponse,
 } from '@shop/contracts';
-import { EventBus, indexesBuilt, isDuplicateKeyError } from '@shop/nest-common';
+import { EventBus, indexesBuilt } from '@shop/nest-common';
+import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
-import { ProductLocks } from '../products/product-locks';
-import { Product, STOCK_JOURNAL_LENGTH, type LeanProduct } from '../products/product.schema';
+import { PRODUCT_PROJECTION } from '../products/product.mapper';
+import { Product, type LeanProduct } from '../products/product.schema';
 import { PRODUCT_NOT_FOUND } from '../products/products.service';
 import {
   keyString,
@@ -43,24 +44,11 @@ import {
   type StoredVariant,
   type VariantKey,
 } from '../variants/variants';
-import { linesOf, Reservation, type LeanReservation, type ReservationLine } from './reservation.schema';
+import { checkoutIdOf, holdPath, sameLines, stockWrite, unitsOf, type HoldLine, type StockHold } from './stock-hold';
 
 export const MAX_LINE_QUANTITY = 99;
 const MAX_LINES = 100;
-/** A pending reservation older than this lost its writer (crash, lock expiry) and is finished by the sweeper. */
-const PENDING_GRACE_MS = 30_000;
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
-
-/** What a transition does to one variant: units back on (+) or off (−) the shelf, units sold (+) or returned (−). */
-interface VariantDelta extends VariantKey {
-  stock: number;
-  sold: number;
-}
-/**
- * A transition's change, from the product's variants as they are. A delta naming no variant (one removed since,
- * or an order line no variant matches) moves only the product's soldCount.
- */
-type StockChange = (variants: StoredVariant[]) => VariantDelta[];
 
 /** `<name> is out of stock` / `Only N left in stock for <name>`: the name of a variant, e.g. "Jersey (M, Red)". */
 export function outOfStockMessage(name: string, available: number): string {
@@ -69,12 +57,6 @@ export function outOfStockMessage(name: string, available: number): string {
 
 function isQuantity(q: unknown): q is number {
   return typeof q === 'number' && Number.isInteger(q) && q >= 1 && q <= MAX_LINE_QUANTITY;
-}
-
-function checkoutIdOf(raw: unknown): string {
-  if (typeof raw !== 'string' || !raw.trim() || raw.length > 100)
-    throw new BadRequestException('checkoutId is required');
-  return raw.trim();
 }
 
 /** A hold time in seconds: a whole number from 1 to 86,400, or the default when absent. */
@@ -94,7 +76,7 @@ function productIdsOf(raw: unknown): string[] {
   return [...new Set(raw.map((id) => id.toLowerCase()))];
 }
 
-/** Validates request lines and groups them per product (their variants are told apart under the product's lock). */
+/** Validates request lines and groups them per product. */
 export function parseLines(raw: unknown): Map<string, { quantity: number; lines: LineRequest[] }> {
   if (!Array.isArray(raw) || raw.length === 0) throw new BadRequestException('No items to reserve');
   if (raw.length > MAX_LINES) throw new BadRequestException(`At most ${MAX_LINES} lines at once`);
@@ -145,48 +127,34 @@ function orderedVariant(variants: StoredVariant[], line: VariantKey): StoredVari
   return fits.length === 1 ? fits[0] : undefined;
 }
 
-/** Adds up deltas per variant. */
-class Deltas {
-  private readonly byKey = new Map<string, VariantDelta>();
+/** A product as the stock code reads it: everything but the checkouts whose returns it remembers. */
+const STOCK_READ = { returnedCheckouts: 0 } as const;
+/** How often one write is tried again after the product changed under it (another buyer, an admin edit). */
+const WRITE_ATTEMPTS = 8;
 
-  add(key: VariantKey, stock: number, sold: number): void {
-    const k = keyString(key);
-    const d = this.byKey.get(k) ?? { size: key.size, color: key.color, stock: 0, sold: 0 };
-    d.stock += stock;
-    d.sold += sold;
-    this.byKey.set(k, d);
-  }
-
-  stockOf(key: VariantKey): number {
-    return this.byKey.get(keyString(key))?.stock ?? 0;
-  }
-
-  list(): VariantDelta[] {
-    return [...this.byKey.values()];
-  }
-}
-
-function total(lines: ReadonlyArray<{ quantity: number }>): number {
-  return lines.reduce((sum, l) => sum + l.quantity, 0);
-}
-
-function sameLines(a: ReservationLine[], b: ReservationLine[]): boolean {
-  const quantities = (lines: ReservationLine[]) =>
-    JSON.stringify(lines.map((l) => [keyString(l), l.quantity] as const).sort(([x], [y]) => x.localeCompare(y)));
-  return quantities(a) === quantities(b);
+/** A hold this request took or resized, and how to undo it if a later product of the request cannot be held. */
+interface Taken {
+  productId: string;
+  hold: StockHold;
+  before?: StockHold;
 }
 
 /**
- * Stock that never oversells, on a database whose update operators are not atomic (PITFALLS §3.4), kept per
- * variant (a product's size × colour).
+ * Stock that never oversells, kept per variant (a product's size × colour), on MongoDB's one guarantee: a write of
+ * one document is atomic, its condition checked as it writes (our FerretDB build keeps it: sqlite-atomic-writes).
  *
- * - Every change to a product's stock happens inside that product's Redis lock, as a plain
- *   read-compute-write of absolute values: the variants' levels and the product's sums in one document write.
- * - Each checkout holds at most one reservation record per product (its `lines` say how many units of each
- *   variant): a unique index on {checkoutId, productId} decides, whatever races.
- * - Every transition of a reservation (hold, resize, release, commit, return) carries a key that lands in the
- *   product's stock journal in the same single-document write as the stock change, so retrying a transition (a
- *   redelivered event, a second release, a crash half-way) never applies it twice.
+ * A checkout's units of a product are a hold in the product document (`holds.<checkoutId>`, stock-hold.ts). Every
+ * change is one conditional write that moves the variants' stock, the product's sums and the hold together:
+ * - take: the hold is absent and every variant has the units → the hold is written and the units leave the shelf;
+ * - give back (released, expired, cancelled before its order was placed): the hold with this `ref` is there → it
+ *   goes and its units return;
+ * - sell (the order is placed): the hold with this `ref` is there → it goes and its units count as sold;
+ * - return (the order is cancelled after its sale): the checkout is not in `returnedCheckouts` and holds nothing →
+ *   the order's units return and the checkout is remembered.
+ * So a hold is there or it is not, each transition applies once whatever repeats it, and no lock is taken. A write
+ * whose condition fails reads the product again and decides anew (another buyer took the units; an admin moved a
+ * variant). A paid checkout's hold outlasts the time its order takes to be placed (checkout's
+ * PAID_RESERVATION_SECONDS), so a hold that is gone when its order is placed was sold or returned already.
  */
 @Injectable()
 export class StockService implements OnModuleInit {
@@ -194,16 +162,14 @@ export class StockService implements OnModuleInit {
 
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
-    @InjectModel(Reservation.name) private readonly reservations: Model<Reservation>,
-    private readonly locks: ProductLocks,
     private readonly cache: CatalogCache,
     private readonly events: EventBus,
     private readonly config: CatalogConfig,
   ) {}
 
-  /** The unique indexes must exist before the first write relies on them. */
+  /** The sweeper's index must exist before it is relied on. */
   async onModuleInit(): Promise<void> {
-    await indexesBuilt([this.reservations, this.products]);
+    await indexesBuilt([this.products]);
   }
 
   // ------------------------------------------------------------------ pricing (cart and checkout)
@@ -224,7 +190,7 @@ export class StockService implements OnModuleInit {
       ),
     ];
     const found = await this.products
-      .find({ _id: { $in: ids }, isPublished: true }, { stockJournal: 0 })
+      .find({ _id: { $in: ids }, isPublished: true }, PRODUCT_PROJECTION)
       .lean<LeanProduct[]>()
       .exec();
     const byId = new Map(found.map((p) => [String(p._id), { product: p, variants: variantsOf(p) }]));
@@ -278,11 +244,11 @@ export class StockService implements OnModuleInit {
     return { lines: priced, totalPence, ok: priced.every((l) => l.ok) };
   }
 
-  // ------------------------------------------------------------------ reservations
+  // ------------------------------------------------------------------ holds
 
   /**
-   * Holds every line for the checkout, per variant, or none. Reserving again for the same checkout is idempotent
-   * (a different quantity of a variant resizes the hold).
+   * Holds every line for the checkout, per variant, or none: what is held already (a retry) is kept and its time
+   * renewed, a different quantity resizes the hold, and a product that cannot be held undoes what this request took.
    */
   async reserve(raw: unknown): Promise<ReserveStockResponse> {
     const req = (raw ?? {}) as { checkoutId?: unknown; lines?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
@@ -292,158 +258,167 @@ export class StockService implements OnModuleInit {
     const refuseIfGivenUp = this.refuseIfGivenUp(checkoutId, req.notAfter);
     const expiresAt = new Date(Date.now() + ttl * 1000);
     const ids = [...wanted.keys()];
-    const changed: string[] = [];
-    const reserved = await this.locks.withProducts(ids, async () => {
-      refuseIfGivenUp('arrived after');
-      // Both reads at once: the lock is held for them, and every buyer queued for a product waits that long. The
-      // products are read whole (with their stock journal): under the lock they are current, and the hold writes
-      // them from this read.
-      const [products, existing] = await Promise.all([
-        this.products
-          .find({ _id: { $in: ids } })
-          .lean<LeanProduct[]>()
-          .exec(),
-        this.reservations
-          .find({ checkoutId, productId: { $in: ids } })
-          .lean<LeanReservation[]>()
-          .exec(),
-      ]);
-      const byId = new Map(products.map((p) => [String(p._id), p]));
-      const resById = new Map<string, LeanReservation>();
-      // A pending record here lost its writer (we hold the lock): settle it before counting what is held.
-      for (const r of existing) resById.set(r.productId, r.status === 'pending' ? await this.resolvePending(r) : r);
+    refuseIfGivenUp('arrived after');
 
-      // Check everything first: nothing is held unless everything can be.
-      const plans = new Map<string, { product: LeanProduct; lines: ReservationLine[] }>();
-      for (const [id, { lines }] of wanted) {
-        const product = byId.get(id);
-        if (!product || !product.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
-        const variants = variantsOf(product);
-        const perVariant = new Map<string, { variant: StoredVariant; quantity: number }>();
-        for (const line of lines) {
-          const resolved = resolveLine(product, variants, line);
-          if (!('variant' in resolved)) {
-            if (resolved.problem === 'out_of_stock') throw new ConflictException(resolved.message);
-            throw new BadRequestException(resolved.message);
-          }
-          const k = keyString(resolved.variant);
-          const entry = perVariant.get(k) ?? { variant: resolved.variant, quantity: 0 };
-          entry.quantity += line.quantity;
-          perVariant.set(k, entry);
-        }
-        const res = resById.get(id);
-        if (res?.status !== 'committed') {
-          const held = res?.status === 'held' ? linesOf(res, variants) : [];
-          for (const { variant, quantity } of perVariant.values()) {
-            const alreadyHeld = total(held.filter((l) => sameKey(l, variant)));
-            if (quantity - alreadyHeld > variant.countInStock) {
-              throw new ConflictException(
-                outOfStockMessage(variantLabel(product.name, variant), variant.countInStock + alreadyHeld),
-              );
-            }
-          }
-        }
-        const planned = [...perVariant.values()].map(({ variant, quantity }) => ({
-          size: variant.size,
-          color: variant.color,
-          sku: variant.sku,
-          quantity,
-        }));
-        plans.set(id, { product, lines: planned });
-      }
-
-      // The reads above may have waited out a database outage: nothing is written for a caller who left meanwhile.
-      refuseIfGivenUp('was read after');
-      for (const [id, { lines }] of plans) {
-        let res = resById.get(id);
-        const quantity = total(lines);
-        if (res?.status === 'committed') continue; // this checkout's order already took these units
-        if (res?.status === 'held') {
-          const heldRes = res;
-          const held = (variants: StoredVariant[]) => linesOf(heldRes, variants);
-          if (sameLines(held(variantsOf(plans.get(id)!.product)), lines)) {
-            await this.reservations.updateOne({ _id: res._id }, { $set: { expiresAt, lines } }).exec();
-            continue;
-          }
-          await this.transition(
-            res,
-            'resize',
-            (variants) => {
-              const deltas = new Deltas();
-              for (const l of held(variants)) deltas.add(l, l.quantity, 0);
-              for (const l of lines) deltas.add(l, -l.quantity, 0);
-              return deltas.list();
-            },
-            () => ({ status: 'held', quantity, lines, expiresAt }),
-            plans.get(id)!.product,
-          );
-          changed.push(id);
-          continue;
-        }
-        // none, released or returned: hold afresh, announcing the intent first (pending) so a crash is recoverable.
-        if (!res)
-          res = await this.insertReservation({
-            checkoutId,
-            productId: id,
-            quantity,
-            lines,
-            status: 'pending',
-            generation: 0,
-            expiresAt,
-          });
-        else {
-          await this.reservations
-            .updateOne({ _id: res._id }, { $set: { status: 'pending', quantity, lines, expiresAt } })
-            .exec();
-          res = { ...res, status: 'pending', quantity, lines, expiresAt };
-        }
-        await this.transition(
-          res,
-          'hold',
-          () => lines.map((l) => ({ size: l.size, color: l.color, stock: -l.quantity, sold: 0 })),
-          () => ({ status: 'held', expiresAt }),
-          plans.get(id)!.product,
-        );
-        changed.push(id);
-      }
-      const assets = assetUrlsOf(this.config);
-      return [...plans].flatMap(([id, { product, lines }]): ReservedLine[] =>
-        lines.map((l) => ({
-          productId: id,
-          quantity: l.quantity,
-          name: product.name,
-          image: assets.toPublic(product.images?.[0]?.url ?? ''),
-          unitPricePence: product.pricePence,
-          size: l.size,
-          color: l.color,
-          sku: l.sku,
-        })),
-      );
+    const [products] = await Promise.all([
+      this.products
+        .find({ _id: { $in: ids } }, STOCK_READ)
+        .lean<LeanProduct[]>()
+        .exec(),
+      this.cache.assertReachable(),
+    ]);
+    const byId = new Map(products.map((p) => [String(p._id), p]));
+    // Everything is checked before anything is written: a request that cannot be held as read holds nothing.
+    const plans = [...wanted].map(([id, { lines }]) => {
+      const product = byId.get(id);
+      if (!product || !product.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
+      const plan = { product, lines: this.holdLines(product, lines) };
+      this.checkAvailable(plan.product, checkoutId, plan.lines);
+      return plan;
     });
+    // The read may have waited out an outage: nothing is written for a caller who left meanwhile.
+    refuseIfGivenUp('was read after');
 
-    this.changed(changed);
-    return { checkoutId, expiresAt: expiresAt.toISOString(), lines: reserved };
+    const taken: Taken[] = [];
+    const renewed: string[] = [];
+    try {
+      for (const { product, lines } of plans) {
+        const change = await this.hold(product, checkoutId, lines, expiresAt);
+        if (change === 'same') renewed.push(String(product._id));
+        else taken.push(change);
+      }
+    } catch (err) {
+      await this.undo(checkoutId, taken);
+      throw err;
+    }
+    if (renewed.length) {
+      await this.products
+        .updateMany(
+          { _id: { $in: renewed }, [holdPath(checkoutId)]: { $exists: true } },
+          { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
+          { timestamps: false },
+        )
+        .exec();
+    }
+    this.changed(taken.map((t) => t.productId));
+
+    const assets = assetUrlsOf(this.config);
+    const lines = plans.flatMap(({ product, lines }): ReservedLine[] =>
+      lines.map((l) => ({
+        productId: String(product._id),
+        quantity: l.quantity,
+        name: product.name,
+        image: assets.toPublic(product.images?.[0]?.url ?? ''),
+        unitPricePence: product.pricePence,
+        size: l.size,
+        color: l.color,
+        sku: l.sku,
+      })),
+    );
+    return { checkoutId, expiresAt: expiresAt.toISOString(), lines };
+  }
+
+  /** A product's request lines as the variants they name, one line per variant (400/409 for a line naming none). */
+  private holdLines(product: LeanProduct, lines: LineRequest[]): HoldLine[] {
+    const variants = variantsOf(product);
+    const perVariant = new Map<string, HoldLine>();
+    for (const line of lines) {
+      const resolved = resolveLine(product, variants, line);
+      if (!('variant' in resolved)) {
+        if (resolved.problem === 'out_of_stock') throw new ConflictException(resolved.message);
+        throw new BadRequestException(resolved.message);
+      }
+      const { size, color, sku } = resolved.variant;
+      const k = keyString(resolved.variant);
+      const entry = perVariant.get(k) ?? { size, color, sku, quantity: 0 };
+      entry.quantity += line.quantity;
+      perVariant.set(k, entry);
+    }
+    return [...perVariant.values()];
+  }
+
+  /** 409 when a variant has fewer units on the shelf than the lines want beyond what the checkout holds already. */
+  private checkAvailable(product: LeanProduct, checkoutId: string, lines: HoldLine[]): void {
+    const held = holdOf(product, checkoutId)?.lines ?? [];
+    for (const variant of variantsOf(product)) {
+      const want = unitsOf(lines.filter((l) => sameKey(l, variant)));
+      const have = unitsOf(held.filter((l) => sameKey(l, variant)));
+      if (want - have > variant.countInStock)
+        throw new ConflictException(
+          outOfStockMessage(variantLabel(product.name, variant), variant.countInStock + have),
+        );
+    }
   }
 
   /**
-   * Keeps holding what the checkout holds, until `ttlSeconds` from now: one write, under the products' locks (a
-   * sweeper releasing an expired hold takes them too). `extended` is false when a hold is no longer held (released
-   * when it expired, or never made): the caller then reserves the lines again, which checks the stock.
+   * One product's hold made to be `lines`, in one conditional write: taken when the checkout holds nothing here,
+   * resized when it holds other units; 'same' when it holds these already (the caller renews them). A write whose
+   * condition fails reads the product again: another buyer took the units (409), or the product changed.
+   */
+  private async hold(
+    read: LeanProduct,
+    checkoutId: string,
+    lines: HoldLine[],
+    expiresAt: Date,
+  ): Promise<Taken | 'same'> {
+    const path = holdPath(checkoutId);
+    let product = read;
+    for (let attempt = 1; ; attempt++) {
+      const before = holdOf(product, checkoutId);
+      if (before && sameLines(before.lines, lines)) return 'same';
+      const hold: StockHold = { ref: randomUUID(), lines, expiresAt };
+      const moves = [
+        ...(before?.lines ?? []).map((l) => ({ ...keyOf(l), stock: l.quantity, sold: 0 })),
+        ...lines.map((l) => ({ ...keyOf(l), stock: -l.quantity, sold: 0 })),
+      ];
+      const { condition, inc, lost } = stockWrite(variantsOf(product), moves);
+      if (lost.length) throw new ConflictException(outOfStockMessage(variantLabel(product.name, lost[0]), 0));
+      const written = await this.writeStock(
+        String(product._id),
+        { isPublished: true, ...condition, [`${path}.ref`]: before ? before.ref : { $exists: false } },
+        { $inc: inc, $set: { [path]: hold, hasHolds: true } },
+      );
+      if (written) return { productId: String(product._id), hold, before };
+      const again = await this.products.findById(product._id, STOCK_READ).lean<LeanProduct>().exec();
+      if (!again || !again.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
+      this.checkAvailable(again, checkoutId, lines);
+      if (attempt >= WRITE_ATTEMPTS) throw new ServiceUnavailableException('The stock is changing: try again');
+      product = again;
+    }
+  }
+
+  /** Undoes what a failed request took: each hold it made given back, each it resized set back as it was. */
+  private async undo(checkoutId: string, taken: Taken[]): Promise<void> {
+    for (const { productId, hold, before } of taken) {
+      const settled = await this.settle(productId, checkoutId, (held) => held.ref === hold.ref, {
+        next: before,
+        sold: false,
+      });
+      if (!settled && before) this.logger.warn(`checkout ${checkoutId}: hold of product ${productId} not set back`);
+    }
+    this.changed(taken.map((t) => t.productId));
+  }
+
+  /**
+   * Keeps holding what the checkout holds, until `ttlSeconds` from now: one write for every product. `extended` is
+   * false when a hold is gone (released when it expired, or never made): the caller then reserves the lines again,
+   * which checks the stock.
    */
   async extend(raw: unknown): Promise<ExtendStockResponse> {
     const req = (raw ?? {}) as { checkoutId?: unknown; productIds?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
     const checkoutId = checkoutIdOf(req.checkoutId);
     const ids = productIdsOf(req.productIds);
     const ttl = ttlOf(req.ttlSeconds, this.config.RESERVATION_TTL_SECONDS);
-    const refuseIfGivenUp = this.refuseIfGivenUp(checkoutId, req.notAfter);
-    return this.locks.withProducts(ids, async () => {
-      refuseIfGivenUp('arrived after');
-      const expiresAt = new Date(Date.now() + ttl * 1000);
-      const { matchedCount } = await this.reservations
-        .updateMany({ checkoutId, productId: { $in: ids }, status: 'held' }, { $set: { expiresAt } })
-        .exec();
-      return { checkoutId, expiresAt: expiresAt.toISOString(), extended: matchedCount === ids.length };
-    });
+    this.refuseIfGivenUp(checkoutId, req.notAfter)('arrived after');
+    const expiresAt = new Date(Date.now() + ttl * 1000);
+    const { matchedCount } = await this.products
+      .updateMany(
+        { _id: { $in: ids }, [holdPath(checkoutId)]: { $exists: true } },
+        { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
+        { timestamps: false },
+      )
+      .exec();
+    return { checkoutId, expiresAt: expiresAt.toISOString(), extended: matchedCount === ids.length };
   }
 
   /** Refuses (503) work for a caller that gave up waiting at `notAfter`: nothing is held that it would never hear of. */
@@ -457,139 +432,124 @@ export class StockService implements OnModuleInit {
     };
   }
 
-  /** Gives back what the checkout holds. Releasing again (or after the order was placed) gives nothing back. */
+  /** Gives back what the checkout holds. Releasing again (or after its order was placed) gives nothing back. */
   async release(raw: unknown): Promise<ReleaseStockResponse> {
     const checkoutId = checkoutIdOf((raw as { checkoutId?: unknown })?.checkoutId);
-    const held = await this.reservations
-      .find({ checkoutId, status: { $in: ['held', 'pending'] } })
-      .lean<LeanReservation[]>()
-      .exec();
     const released: ReleaseStockResponse['released'] = [];
-    for (const candidate of held) {
-      const quantity = await this.locks.withProduct(candidate.productId, () => this.releaseOne(candidate._id));
-      if (quantity > 0) released.push({ productId: candidate.productId, quantity });
+    for (const productId of await this.productsHolding(checkoutId)) {
+      const units = await this.settle(productId, checkoutId, () => true, { sold: false });
+      if (units) released.push({ productId, quantity: units });
     }
     this.changed(released.map((r) => r.productId));
     return { checkoutId, released };
   }
 
-  /** Under the product's lock: releases a held reservation, returning the units given back (0 if none). */
-  private async releaseOne(id: LeanReservation['_id'], onlyIfExpiredAt?: Date): Promise<number> {
-    let res = await this.reservations.findById(id).lean<LeanReservation>().exec();
-    if (res?.status === 'pending') res = await this.resolvePending(res);
-    if (!res || res.status !== 'held') return 0;
-    if (onlyIfExpiredAt && res.expiresAt > onlyIfExpiredAt) return 0; // extended meanwhile
-    const held = res;
-    await this.transition(
-      res,
-      'release',
-      (variants) => linesOf(held, variants).map((l) => ({ size: l.size, color: l.color, stock: l.quantity, sold: 0 })),
-      () => ({ status: 'released' }),
-    );
-    return res.quantity;
+  /** The products where the checkout holds units (found among the products holding any: `hasHolds` is indexed). */
+  private async productsHolding(checkoutId: string): Promise<string[]> {
+    const found = await this.products
+      .find({ hasHolds: true, [holdPath(checkoutId)]: { $exists: true } }, { _id: 1 })
+      .lean<Array<{ _id: unknown }>>()
+      .exec();
+    return found.map((p) => String(p._id));
+  }
+
+  /**
+   * Ends the checkout's hold of a product when `which` accepts it, in one write conditional on its `ref`: its units
+   * sold, or given back to the shelf (and, with `next`, a hold set in its place). Returns the units it ended (0:
+   * no such hold, or it changed and no longer passes `which`).
+   */
+  private async settle(
+    productId: string,
+    checkoutId: string,
+    which: (held: StockHold) => boolean,
+    how: { sold: boolean; next?: StockHold; returned?: boolean },
+  ): Promise<number> {
+    const path = holdPath(checkoutId);
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const product = await this.products.findById(productId, STOCK_READ).lean<LeanProduct>().exec();
+      const held = product && holdOf(product, checkoutId);
+      if (!product || !held || !which(held)) return 0;
+      const moves = held.lines.map((l) =>
+        how.sold ? { ...keyOf(l), stock: 0, sold: l.quantity } : { ...keyOf(l), stock: l.quantity, sold: 0 },
+      );
+      for (const l of how.next?.lines ?? []) moves.push({ ...keyOf(l), stock: -l.quantity, sold: 0 });
+      const { condition, inc, lost } = stockWrite(variantsOf(product), moves);
+      const update: Record<string, unknown> = { $inc: inc };
+      if (how.next) update.$set = { [path]: how.next };
+      else update.$unset = { [path]: '' };
+      if (how.returned) update.$addToSet = { returnedCheckouts: checkoutId };
+      if (await this.writeStock(productId, { ...condition, [`${path}.ref`]: held.ref }, update)) {
+        for (const l of lost) {
+          this.logger.warn(
+            `checkout ${checkoutId}: ${l.stock} unit(s) of ${variantLabel(product.name, l)} not put back: the product no longer has that variant`,
+          );
+        }
+        return unitsOf(held.lines);
+      }
+    }
+    throw new ServiceUnavailableException('The stock is changing: try again');
   }
 
   // ------------------------------------------------------------------ orders (events)
 
   /**
-   * orders.order.placed: the checkout's held units become sold, per variant; units never held are taken now (never
-   * below 0) — from what the checkout held of the product first when a line names no variant.
+   * orders.order.placed: the checkout's held units become sold, per variant, once. A checkout holding nothing here
+   * was sold (a redelivered event) or cancelled already; its order's lines were the ones it held.
    */
   async commitOrder(event: OrderPlacedEvent): Promise<void> {
     const { checkoutId, items } = this.orderRefs(event);
-    const changed: string[] = [];
-    for (const [productId, ordered] of items) {
-      const did = await this.locks.withProduct(productId, async () => {
-        let res = await this.findOrCreate(checkoutId, productId);
-        if (res.status === 'pending') res = await this.resolvePending(res);
-        if (res.status === 'committed' || res.status === 'returned') return false; // done before, or already cancelled
-        const current = res;
-        let sold: ReservationLine[] = [];
-        await this.transition(
-          res,
-          'commit',
-          (variants) => {
-            const held = current.status === 'held' ? linesOf(current, variants) : [];
-            const plan = this.commitPlan(variants, held, ordered);
-            sold = plan.sold;
-            return plan.deltas;
-          },
-          () => ({ status: 'committed', quantity: total(ordered), lines: sold, orderId: event.orderId }),
-        );
-        return true;
-      });
-      if (did) changed.push(productId);
+    const productIds = new Set([...items.keys(), ...(await this.productsHolding(checkoutId))]);
+    const sold: string[] = [];
+    for (const productId of productIds) {
+      const units = await this.settle(productId, checkoutId, () => true, { sold: true });
+      if (units) sold.push(productId);
+      else if (items.has(productId))
+        this.logger.debug(`checkout ${checkoutId}: nothing held of product ${productId} (sold or returned before)`);
     }
-    this.changed(changed);
+    this.changed(sold);
   }
 
-  /** What committing an order does to the variants: the held units given back, the ordered ones taken and sold. */
-  private commitPlan(
-    variants: StoredVariant[],
-    held: ReservationLine[],
-    ordered: Array<VariantKey & { quantity: number }>,
-  ): { deltas: VariantDelta[]; sold: ReservationLine[] } {
-    const deltas = new Deltas();
-    for (const l of held) deltas.add(l, l.quantity, 0);
-    const sold: ReservationLine[] = [];
-    const take = (v: VariantKey & { sku: string }, quantity: number) => {
-      deltas.add(v, -quantity, quantity);
-      sold.push({ size: v.size, color: v.color, sku: v.sku, quantity });
-    };
-    for (const line of ordered) {
-      const variant = orderedVariant(variants, line);
-      if (variant) {
-        take(variant, line.quantity);
-        continue;
-      }
-      // No variant fits the line: take what the checkout held, then whatever is on the shelf, in the variants' order.
-      let left = line.quantity;
-      const sources = [
-        ...held.map((h) => variants.find((v) => sameKey(v, h))).filter((v): v is StoredVariant => !!v),
-        ...variants,
-      ];
-      for (const v of sources) {
-        const available = v.countInStock + deltas.stockOf(v);
-        const n = Math.min(left, Math.max(0, available));
-        if (n > 0) take(v, n);
-        left -= n;
-      }
-      if (left > 0) {
-        // Sold all the same (the order is paid): counted on the product, from no variant's shelf.
-        deltas.add(line, 0, left);
-        sold.push({ size: line.size, color: line.color, sku: '', quantity: left });
-      }
-      this.logger.warn(
-        `order line matched no variant (size ${line.size}, color ${line.color}): its ${line.quantity} unit(s) taken where there were some`,
-      );
-    }
-    return { deltas: deltas.list(), sold };
-  }
-
-  /** orders.order.cancelled: sold units go back on the shelf, once. A later "placed" for the checkout changes nothing. */
+  /**
+   * orders.order.cancelled: the order's units go back on the shelf, once. A hold still there (the cancellation came
+   * before the sale) is given back; otherwise the order's lines return from its sale, unless this checkout's
+   * units came back already (`returnedCheckouts`).
+   */
   async returnOrder(event: OrderCancelledEvent): Promise<void> {
     const { checkoutId, items } = this.orderRefs(event);
-    const known = await this.reservations.find({ checkoutId }).lean<LeanReservation[]>().exec();
-    const productIds = new Set([...known.map((r) => r.productId), ...items.keys()]);
+    const productIds = new Set([...items.keys(), ...(await this.productsHolding(checkoutId))]);
     const changed: string[] = [];
     for (const productId of productIds) {
-      const did = await this.locks.withProduct(productId, async () => {
-        let res = await this.findOrCreate(checkoutId, productId);
-        if (res.status === 'pending') res = await this.resolvePending(res);
-        if (res.status === 'returned') return false;
-        const current = res;
-        const change: StockChange | null =
-          current.status === 'committed'
-            ? (variants) => linesOf(current, variants).map((l) => ({ ...key(l), stock: l.quantity, sold: -l.quantity }))
-            : current.status === 'held'
-              ? (variants) => linesOf(current, variants).map((l) => ({ ...key(l), stock: l.quantity, sold: 0 }))
-              : null;
-        await this.transition(res, 'return', change, () => ({ status: 'returned', orderId: event.orderId }));
-        return change !== null;
-      });
-      if (did) changed.push(productId);
+      const units = await this.settle(productId, checkoutId, () => true, { sold: false, returned: true });
+      if (units || (await this.returnSale(productId, checkoutId, items.get(productId) ?? []))) changed.push(productId);
     }
     this.changed(changed);
+  }
+
+  /** A sold order's lines of one product back on the shelf and out of its sales, once per checkout. */
+  private async returnSale(
+    productId: string,
+    checkoutId: string,
+    ordered: Array<VariantKey & { quantity: number }>,
+  ): Promise<boolean> {
+    if (!ordered.length) return false;
+    const path = holdPath(checkoutId);
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const product = await this.products.findById(productId).lean<LeanProduct>().exec();
+      if (!product || product.returnedCheckouts?.includes(checkoutId) || holdOf(product, checkoutId)) return false;
+      const variants = variantsOf(product);
+      const moves = ordered.map((l) => {
+        const variant = orderedVariant(variants, l) ?? l;
+        return { size: variant.size, color: variant.color, stock: l.quantity, sold: -l.quantity };
+      });
+      const { condition, inc } = stockWrite(variants, moves);
+      const written = await this.writeStock(
+        productId,
+        { ...condition, returnedCheckouts: { $ne: checkoutId }, [path]: { $exists: false } },
+        { $inc: inc, $push: { returnedCheckouts: checkoutId } },
+      );
+      if (written) return true;
+    }
+    throw new ServiceUnavailableException('The stock is changing: try again');
   }
 
   private orderRefs(event: OrderPlacedEvent | OrderCancelledEvent): {
@@ -619,186 +579,86 @@ export class StockService implements OnModuleInit {
       else lines.push(line);
       items.set(id, lines);
     }
-    return { checkoutId, items };
+    return { checkoutId: checkoutIdOf(checkoutId), items };
   }
 
   // ------------------------------------------------------------------ expiry
 
-  /** Releases expired holds and finishes abandoned pending ones. Safe on every replica at once. */
+  /**
+   * Gives back the holds that expired, each in a write conditional on its `ref` and its time (an extension or a
+   * sale since the read wins), and clears `hasHolds` where no hold is left. Safe on every replica at once.
+   */
   async sweep(now = new Date()): Promise<number> {
-    const expired = await this.reservations
-      .find({ status: 'held', expiresAt: { $lt: now } }, { _id: 1, productId: 1 })
-      .limit(200)
-      .lean<LeanReservation[]>()
-      .exec();
-    const stale = await this.reservations
-      .find(
-        { status: 'pending', updatedAt: { $lt: new Date(now.getTime() - PENDING_GRACE_MS) } },
-        { _id: 1, productId: 1 },
-      )
-      .limit(200)
-      .lean<LeanReservation[]>()
+    const holding = await this.products
+      .find({ hasHolds: true }, { holds: 1 })
+      .limit(500)
+      .lean<Array<Pick<LeanProduct, '_id' | 'holds'>>>()
       .exec();
     const changed: string[] = [];
-    for (const r of expired) {
-      const quantity = await this.locks.withProduct(r.productId, () => this.releaseOne(r._id, now));
-      if (quantity > 0) changed.push(r.productId);
+    for (const product of holding) {
+      const productId = String(product._id);
+      const holds = Object.entries(product.holds ?? {});
+      if (!holds.length) {
+        await this.products
+          .updateOne(
+            { _id: product._id, hasHolds: true, holds: {} },
+            { $set: { hasHolds: false } },
+            { timestamps: false },
+          )
+          .exec();
+        continue;
+      }
+      for (const [checkoutId, hold] of holds) {
+        if (new Date(hold.expiresAt) >= now) continue;
+        const expired = (held: StockHold) => held.ref === hold.ref && new Date(held.expiresAt) < now;
+        if (await this.settle(productId, checkoutId, expired, { sold: false })) changed.push(productId);
+      }
     }
-    for (const r of stale) {
-      await this.locks.withProduct(r.productId, async () => {
-        const res = await this.reservations.findById(r._id).lean<LeanReservation>().exec();
-        if (res?.status === 'pending') await this.resolvePending(res);
-      });
-    }
-    if (changed.length) this.logger.log(`${changed.length} expired reservation(s) released`);
+    if (changed.length) this.logger.log(`${changed.length} expired hold(s) given back`);
     this.changed(changed);
     return changed.length;
   }
 
-  // ------------------------------------------------------------------ the two-step transition
+  // ------------------------------------------------------------------ the write
 
   /**
-   * Moves a reservation from generation g to g + 1. The product's stock change and the key
-   * `<id>:<g>:<verb>` land in one document write; then the reservation is updated with `next()` (called after the
-   * change, which may tell it what it did). Run under the product's lock. A retry of the same transition finds the
-   * key and skips the stock change. `product`: the product as read under this lock (whole), when the caller has it.
+   * One conditional write of a product's stock, returning whether it applied. What it set goes to every replica's
+   * read model with the product's stockVersion, which orders writes that no lock orders.
    */
-  private async transition(
-    res: LeanReservation,
-    verb: string,
-    change: StockChange | null,
-    next: () => Partial<Reservation>,
-    product?: LeanProduct,
-  ): Promise<LeanReservation> {
-    if (change)
-      await this.applyToProduct(res.productId, `${String(res._id)}:${res.generation}:${verb}`, change, product);
-    const set = { ...next(), generation: res.generation + 1 };
-    await this.reservations.updateOne({ _id: res._id }, { $set: set }).exec();
-    return { ...res, ...set } as LeanReservation;
-  }
-
-  /**
-   * Applies a change to the product's variants and sums in one write with the operation's key. The change is
-   * computed even when the key shows it was applied before (a retry), so that its caller learns what it did.
-   * `known`: the product as read under this lock, which then need not be read again.
-   */
-  private async applyToProduct(
+  private async writeStock(
     productId: string,
-    opKey: string,
-    change: StockChange,
-    known?: LeanProduct,
-  ): Promise<'applied' | 'already' | 'missing'> {
-    const p =
-      known ??
-      (await this.products
-        .findById(productId, {
-          name: 1,
-          sku: 1,
-          sizes: 1,
-          colors: 1,
-          countInStock: 1,
-          soldCount: 1,
-          variants: 1,
-          stockJournal: 1,
-        })
-        .lean<LeanProduct>()
-        .exec());
-    if (!p) return 'missing'; // deleted meanwhile: nothing to give back to
-    const variants = variantsOf(p);
-    const deltas = change(variants);
-    const journal = p.stockJournal ?? [];
-    if (journal.includes(opKey)) return 'already';
-    const soldBefore = p.soldCount ?? 0;
-    let soldCount = soldBefore;
-    for (const d of deltas) {
-      soldCount += d.sold;
-      const variant = variants.find((v) => sameKey(v, d));
-      if (variant) {
-        variant.countInStock += d.stock;
-        variant.soldCount += d.sold;
-      } else if (d.stock !== 0) {
-        this.logger.warn(
-          `${opKey}: ${d.stock} unit(s) of ${variantLabel(p.name, d)} not put back: the product no longer has that variant`,
-        );
-      }
-    }
-    for (const v of variants) {
-      if (v.countInStock < 0) {
-        this.logger.error(
-          `${opKey}: more units of ${variantLabel(p.name, v)} (product ${productId}) sold than were left (${v.countInStock}): stock clamped at 0`,
-        );
-      }
-      v.countInStock = Math.max(0, v.countInStock);
-      v.soldCount = Math.max(0, v.soldCount);
-    }
-    const countInStock = stockOf(variants);
-    soldCount = Math.max(0, soldCount);
-    // updatedAt set here rather than by mongoose, so that the change log can carry it to every read model.
+    condition: Record<string, unknown>,
+    update: Record<string, unknown>,
+  ): Promise<boolean> {
+    await this.cache.assertReachable();
     const updatedAt = new Date();
-    await this.products
-      .updateOne(
-        { _id: p._id },
+    const set = { ...((update.$set as object | undefined) ?? {}), updatedAt };
+    const after = await this.products
+      .findOneAndUpdate(
+        { _id: productId, ...condition },
+        { ...update, $set: set },
         {
-          $set: {
-            variants,
-            countInStock,
-            soldCount,
-            updatedAt,
-            stockJournal: [...journal, opKey].slice(-STOCK_JOURNAL_LENGTH),
-          },
+          returnDocument: 'after',
+          timestamps: false,
         },
-        { timestamps: false },
       )
+      .lean<LeanProduct>()
       .exec();
-    // Still under the product's lock: writes reach the change log in the order they were made.
-    const write = { countInStock, soldCount, updatedAt: updatedAt.toISOString(), variants: toVariantJson(variants) };
-    await this.cache.stockChanged(productId, write, soldCount !== soldBefore);
-    return 'applied';
+    if (!after) return false;
+    const soldChanged = Object.keys((update.$inc as object | undefined) ?? {}).includes('soldCount');
+    const variants = variantsOf(after);
+    const write = {
+      countInStock: stockOf(variants),
+      soldCount: after.soldCount ?? 0,
+      updatedAt: updatedAt.toISOString(),
+      variants: toVariantJson(variants),
+      stockVersion: after.stockVersion,
+    };
+    await this.cache.stockChanged(productId, write, soldChanged);
+    return true;
   }
 
-  /** A pending reservation whose writer stopped: held if its hold reached the product, else released. */
-  private async resolvePending(res: LeanReservation): Promise<LeanReservation> {
-    const p = await this.products.findById(res.productId, { stockJournal: 1 }).lean<LeanProduct>().exec();
-    const held = !!p?.stockJournal?.includes(`${String(res._id)}:${res.generation}:hold`);
-    const set = { status: held ? ('held' as const) : ('released' as const), generation: res.generation + 1 };
-    await this.reservations.updateOne({ _id: res._id }, { $set: set }).exec();
-    this.logger.warn(`abandoned pending reservation ${String(res._id)} finished as ${set.status}`);
-    return { ...res, ...set };
-  }
-
-  private async insertReservation(doc: Omit<Reservation, 'createdAt' | 'updatedAt'>): Promise<LeanReservation> {
-    try {
-      return (await this.reservations.create(doc)).toObject() as LeanReservation;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      // The unique index says one exists (a writer outside our lock, e.g. after a lock expiry): use it.
-      const existing = await this.reservations
-        .findOne({ checkoutId: doc.checkoutId, productId: doc.productId })
-        .lean<LeanReservation>()
-        .exec();
-      if (!existing) throw err;
-      return existing;
-    }
-  }
-
-  /** The checkout's record for a product; a new one (released, nothing held) when there is none. */
-  private async findOrCreate(checkoutId: string, productId: string): Promise<LeanReservation> {
-    const found = await this.reservations.findOne({ checkoutId, productId }).lean<LeanReservation>().exec();
-    return (
-      found ??
-      this.insertReservation({
-        checkoutId,
-        productId,
-        quantity: 0,
-        lines: [],
-        status: 'released',
-        generation: 0,
-        expiresAt: new Date(),
-      })
-    );
-  }
-
-  /** Other services hear of every product whose stock changed (the read models already know: applyToProduct). */
+  /** Other services hear of every product whose stock changed (the read models already know: writeStock). */
   private changed(productIds: string[]): void {
     for (const productId of new Set(productIds)) {
       this.events.notify<ProductChangedEvent>(EVENTS.catalog.productChanged, { productId });
@@ -806,6 +666,12 @@ export class StockService implements OnModuleInit {
   }
 }
 
-function key(l: VariantKey): VariantKey {
+/** The checkout's hold in a product as read, if any. */
+function holdOf(product: Pick<LeanProduct, 'holds'>, checkoutId: string): StockHold | undefined {
+  const hold = product.holds?.[checkoutId];
+  return hold && typeof hold.ref === 'string' && Array.isArray(hold.lines) ? hold : undefined;
+}
+
+function keyOf(l: VariantKey): VariantKey {
   return { size: l.size, color: l.color };
 }

@@ -4,6 +4,7 @@ import { isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { ProductLocks } from '../products/product-locks';
+import { PRODUCT_PROJECTION } from '../products/product.mapper';
 import { Product, type LeanProduct } from '../products/product.schema';
 import { MigrationRecord } from './migration.schema';
 import { VariantSkus } from './variant-skus';
@@ -64,7 +65,7 @@ export class VariantsMigration implements OnModuleInit {
   /** Under the product's lock: gives it its variants unless it has some. True when it did. */
   migrateOne(productId: string): Promise<boolean> {
     return this.locks.withProduct(productId, async () => {
-      const product = await this.products.findById(productId, { stockJournal: 0 }).lean<LeanProduct>().exec();
+      const product = await this.products.findById(productId, PRODUCT_PROJECTION).lean<LeanProduct>().exec();
       if (!product || hasStoredVariants(product)) return false;
       const variants = legacyVariants(product);
       for (const variant of variants) variant.sku = await this.skus.claimFree(productId, variant.sku);
