@@ -1,6 +1,7 @@
 import { REDIS } from '@shop/nest-common';
 import { request, type TestService } from '@shop/nest-common/testing';
 import type Redis from 'ioredis';
+import { CatalogCache } from '../src/cache/catalog-cache';
 import { ProductsService } from '../src/products/products.service';
 import { StockService } from '../src/stock/stock.service';
 import { eventually, insertProducts, startCatalog } from './catalog.fixtures';
@@ -63,6 +64,45 @@ describe('catalog: changes reach every replica and the caches in front', () => {
     expect(after).toEqual(await read(svc));
     await svc.app.get(ProductsService).update(id, { price: 12.5 });
     expect((await read(replica)).price).toBe(12.5);
+  });
+
+  it('ends every replica on the stock the database holds, when concurrent writes are logged out of their order', async () => {
+    const many = (
+      await insertProducts(svc, [
+        {
+          sku: 'CHG-RACE',
+          name: 'Race Cap',
+          price: 20,
+          category: 'Accessories',
+          gender: 'Unisex',
+          brand: 'Acme',
+          countInStock: 50,
+        },
+      ])
+    ).get('CHG-RACE')!;
+    const publicStock = async (on: TestService) =>
+      (await request(`${on.url}/api/products/${many}`)).body.countInStock as number;
+    const start = await publicStock(replica);
+    // Each write takes no lock: two may reach the change log in the other order than the database applied them.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        stock().reserve({ checkoutId: `race-${i}`, lines: [{ productId: many, quantity: 1 }] }),
+      ),
+    );
+    const stored = await svc.app
+      .get(ProductsService)
+      .findAny(many)
+      .then((p) => p.countInStock);
+    expect(stored).toBe(start - 20);
+    expect([await publicStock(svc), await publicStock(replica)]).toEqual([stored, stored]);
+    // A write logged late (an older stockVersion) changes nothing on a replica that shows a newer one.
+    const changeLog = svc.app.get(CatalogCache);
+    await changeLog.stockChanged(
+      many,
+      { countInStock: start, soldCount: 0, updatedAt: new Date(0).toISOString(), stockVersion: 1 },
+      false,
+    );
+    expect([await publicStock(svc), await publicStock(replica)]).toEqual([stored, stored]);
   });
 
   it('tags every public read for the caches in front: its products in order, how long they may keep it', async () => {
