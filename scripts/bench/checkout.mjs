@@ -63,6 +63,7 @@ import { fileURLToPath } from 'node:url';
 import {
   byService,
   commandsBetween,
+  isLock,
   medianCounts,
   readCommands,
   serviceMetricsUrls,
@@ -341,9 +342,14 @@ async function measureWork(round, buyer) {
     });
     if (ok) done++;
   }
-  const steps = Object.fromEntries(STEPS.map((s) => [s, medianCounts(perStep[s])]));
+  const only = (counts, locks) => new Map([...counts].filter(([key]) => isLock(key) === locks));
+  const medians = Object.fromEntries(STEPS.map((s) => [s, medianCounts(perStep[s])]));
+  const steps = Object.fromEntries(STEPS.map((s) => [s, only(medians[s], false)]));
+  const lockSteps = Object.fromEntries(STEPS.map((s) => [s, only(medians[s], true)]));
   const purchaseCounts = new Map();
   for (const s of STEPS) for (const [key, n] of steps[s]) purchaseCounts.set(key, (purchaseCounts.get(key) ?? 0) + n);
+  const purchaseLocks = new Map();
+  for (const s of STEPS) for (const [key, n] of lockSteps[s]) purchaseLocks.set(key, (purchaseLocks.get(key) ?? 0) + n);
 
   console.log(
     `  database commands per purchase (median of ${done} purchases by one buyer, one step at a time, each step's events settled before the next; shop_mongo_commands_total of each service):`,
@@ -370,9 +376,19 @@ async function measureWork(round, buyer) {
       `      ${service.padEnd(13)} ${collection.padEnd(24)} ${op.padEnd(15)} ${cell(purchaseCounts.get(key)).padStart(5)}   (${where})`,
     );
   }
-  const idleTotal = total(idle);
   console.log(
-    `    with no purchase, in 2 s: ${idleTotal} commands${idleTotal ? ` (${[...byService(idle)].map(([s, n]) => `${s} ${n}`).join(', ')}: sweeps and relays on timers, not per purchase)` : ''}\n`,
+    `  Redis locks taken per purchase (shop_redis_lock_acquisitions_total of each service, the same purchases): ${Math.round(total(purchaseLocks) * 10) / 10}`,
+  );
+  for (const s of STEPS)
+    if (lockSteps[s].size) console.log(`    ${s.padEnd(10)} ${cell(total(lockSteps[s])).padStart(6)}`);
+  for (const [key, n] of [...purchaseLocks].sort()) {
+    const [service, , lock] = key.split('\t');
+    console.log(`      ${service.padEnd(13)} ${lock.padEnd(40)} ${cell(n).padStart(5)}`);
+  }
+  const idleCommands = only(idle, false);
+  const idleTotal = total(idleCommands);
+  console.log(
+    `    with no purchase, in 2 s: ${idleTotal} commands${idleTotal ? ` (${[...byService(idleCommands)].map(([s, n]) => `${s} ${n}`).join(', ')}: sweeps and relays on timers, not per purchase)` : ''}\n`,
   );
   if (!steps.checkout.size || !byService(purchaseCounts).get('checkout'))
     console.warn(
@@ -383,6 +399,10 @@ async function measureWork(round, buyer) {
     steps: Object.fromEntries(STEPS.map((s) => [s, Object.fromEntries(steps[s])])),
     purchase: Object.fromEntries(purchaseCounts),
     total: total(purchaseCounts),
+    locks: {
+      steps: Object.fromEntries(STEPS.map((s) => [s, Object.fromEntries(lockSteps[s])])),
+      total: total(purchaseLocks),
+    },
     idle2s: Object.fromEntries(idle),
   };
 }

@@ -7,6 +7,10 @@ import { stackProcesses } from './rss.mjs';
 import { sleep } from './shop.mjs';
 
 const SAMPLE = /^shop_mongo_commands_total\{([^}]*)\}\s+(\S+)/;
+const LOCK_SAMPLE = /^shop_redis_lock_acquisitions_total\{([^}]*)\}\s+(\S+)/;
+/** The "collection" of a Redis lock's count among the commands (its "op" is the lock's name): see isLock. */
+export const REDIS_LOCK = '(redis lock)';
+export const isLock = (key) => key.split('\t')[1] === REDIS_LOCK;
 const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
 
 /** The PORT a running process was started with (its environment in /proc), or undefined. */
@@ -42,7 +46,8 @@ export function serviceMetricsUrls({ gateway, scope }) {
 }
 
 /**
- * Every service's command counts now: Map "service\tcollection\top" → count. A service that does not answer is
+ * Every service's command counts now: Map "service\tcollection\top" → count, with the Redis locks it took
+ * (shop_redis_lock_acquisitions_total) as "service\t(redis lock)\t<lock>" (isLock tells them apart). A service that does not answer is
  * left out and named in `unreachable`.
  */
 export async function readCommands(urls) {
@@ -60,10 +65,14 @@ export async function readCommands(urls) {
         return;
       }
       for (const line of text.split('\n')) {
-        const m = SAMPLE.exec(line);
+        const command = SAMPLE.exec(line);
+        const lock = command ? undefined : LOCK_SAMPLE.exec(line);
+        const m = command ?? lock;
         if (!m) continue;
         const labels = Object.fromEntries([...m[1].matchAll(LABEL)].map(([, k, v]) => [k, v]));
-        const key = `${service}\t${labels.collection}\t${labels.op}`;
+        const key = command
+          ? `${service}\t${labels.collection}\t${labels.op}`
+          : `${service}\t${REDIS_LOCK}\t${labels.lock}`;
         counts.set(key, (counts.get(key) ?? 0) + Number(m[2]));
       }
     }),

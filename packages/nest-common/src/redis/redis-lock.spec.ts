@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withRedisLock } from './redis-lock';
+import { lockName, observeLocks, withRedisLock } from './redis-lock';
 
 describe('withRedisLock (real Redis)', () => {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -22,6 +22,22 @@ describe('withRedisLock (real Redis)', () => {
     await Promise.all(Array.from({ length: 25 }, increment));
     expect(await redis.get(`${key}:counter`)).toBe('25');
     expect(await redis.exists(key)).toBe(0);
+  });
+
+  it("tells the client's observer of each lock taken, by the name of what it guards (ids left out)", async () => {
+    const counted = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const taken: string[] = [];
+    observeLocks(counted, (lock) => taken.push(lock));
+    try {
+      await withRedisLock(counted, `${key}:64b7f9f9f9f9f9f9f9f9f9fa`, async () => undefined);
+      await withRedisLock(counted, 'test:lock:admins', async () => undefined);
+      await withRedisLock(redis, key, async () => undefined); // another client: its own observer, if any
+      expect(taken).toEqual([key, 'test:lock:admins']);
+      expect(lockName('catalog:lock:product:64b7f9f9f9f9f9f9f9f9f9fa')).toBe('catalog:lock:product');
+      expect(lockName('orders:sales-days')).toBe('orders:sales-days');
+    } finally {
+      await counted.quit();
+    }
   });
 
   it("gives this process's callers the lock in the order they asked for it", async () => {

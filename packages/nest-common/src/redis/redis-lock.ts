@@ -21,11 +21,29 @@ export interface LockOptions {
 /** Per Redis client, the last local caller queued for each key (see withRedisLock). */
 const localQueues = new WeakMap<Redis, Map<string, Promise<void>>>();
 
+/** Per Redis client, who hears of each lock it takes (the service's metrics: see observeLocks). */
+const observers = new WeakMap<Redis, (lock: string) => void>();
+
+/** Calls `onAcquired` with the lock's name (lockName) each time a lock is taken through this client. */
+export function observeLocks(redis: Redis, onAcquired: (lock: string) => void): void {
+  observers.set(redis, onAcquired);
+}
+
 /**
- * Serialises a read-modify-write per key. MongoDB-wire servers we run on (FerretDB) apply
- * no update operator atomically, so a hot record (a stock level, a cart, the set of admins)
- * is changed by one holder of this lock at a time: SET NX PX, released by compare-and-delete
- * so a holder that outlived its TTL never frees someone else's lock.
+ * What a lock's key names, without the record it is for: the key less its last `:` part when that holds a digit
+ * (an id, a date), so `catalog:lock:product:<id>` counts as `catalog:lock:product` and `identity:lock:admins` as itself.
+ */
+export function lockName(key: string): string {
+  const last = key.lastIndexOf(':');
+  return last > 0 && /\d/.test(key.slice(last + 1)) ? key.slice(0, last) : key;
+}
+
+/**
+ * Serialises work per key where one document cannot decide it by itself (each caller says why: the invariant spans
+ * several records, or several stores). Single-document changes need no lock: MongoDB, and our FerretDB build, apply
+ * a conditional update atomically. SET NX PX, released by compare-and-delete so a holder that outlived its TTL never
+ * frees someone else's lock; what the lock guards must still be safe when that happens (a conditional write, a
+ * unique key), since a lock with a time-to-live fences nothing by itself.
  *
  * Callers in this process queue for a key first, in arrival order, and only the first of them asks Redis: the
  * next one asks the moment the lock is released instead of polling for it (a hot product's buyers would otherwise
@@ -58,6 +76,7 @@ export async function withRedisLock<T>(
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, 25);
     }
+    observers.get(redis)?.(lockName(key));
     try {
       options.requires?.();
       return await fn();

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { ServiceConfig } from '../config/service-config';
+import { Metrics } from '../metrics/metrics';
+import { observeLocks } from './redis-lock';
 
 export const REDIS = Symbol('REDIS');
 
@@ -39,11 +41,19 @@ export function createRedis(url: string, logger = new Logger('Redis'), options: 
   return redis;
 }
 
+/** The service's Redis client, its locks counted in `shop_redis_lock_acquisitions_total{lock}` (lockName). */
 export function redisProvider(options: RedisClientOptions = {}): Provider {
   return {
     provide: REDIS,
-    useFactory: (config: ServiceConfig) => createRedis(config.REDIS_URL, undefined, options),
-    inject: [ServiceConfig],
+    useFactory: (config: ServiceConfig, metrics: Metrics) => {
+      const redis = createRedis(config.REDIS_URL, undefined, options);
+      const locks = metrics.counter('shop_redis_lock_acquisitions_total', 'Redis locks taken (withRedisLock)', [
+        'lock',
+      ]);
+      observeLocks(redis, (lock) => locks.inc({ lock }));
+      return redis;
+    },
+    inject: [ServiceConfig, Metrics],
   };
 }
 
