@@ -1,6 +1,7 @@
 // Starts the whole shop for the e2e suites: every built service + the gateway on test ports (gateway
 // 18080, services 13001-13006, the fake PayPal 18090, Mailpit SMTP 11025 and API 18025), databases e2e_shop_<name> on the test FerretDB
-// (TEST_MONGO_URL, fresh from npm test), Redis db 1 (flushed), a fresh RabbitMQ vhost, a random JWT
+// (TEST_MONGO_URL, fresh from npm test; on an external MongoDB e2e_<run id>_<name>, TEST_E2E_DB_PREFIX from npm test),
+// Redis db 1 (flushed), a fresh RabbitMQ vhost, a random JWT
 // secret, seeded; plus a second gateway (18081) whose upstreams all point at a closed
 // port, for "service down" journeys.
 // A failure here does not abort the whole jest run: it is handed to the e2e tests (E2E_SETUP_ERROR), which
@@ -47,7 +48,7 @@ export default async function globalSetup() {
   exitOnSignals();
   process.stdout.write('\n');
   try {
-    let mongoUrl = process.env.TEST_MONGO_URL;
+    let mongoUrl = process.env.TEST_MONGO_URL || process.env.TEST_EXTERNAL_MONGO_URL;
     if (!mongoUrl) {
       // plain `npx jest` rather than `npm test`: bring our own fresh FerretDB
       await ensureInfra();
@@ -89,7 +90,7 @@ export default async function globalSetup() {
       scope,
       ports,
       mongoUrl,
-      dbPrefix: 'e2e_shop_',
+      dbPrefix: process.env.TEST_E2E_DB_PREFIX || 'e2e_shop_',
       redisUrl,
       rabbitUrl,
       jwtSecret: randomSecret(),

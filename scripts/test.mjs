@@ -5,11 +5,14 @@
 // Mailpit) -> FerretDB and Mailpit stopped. One progress line per step
 // before jest; build and install output goes to .data/logs/ and is shown only when it fails.
 // Arguments after `npm test --` go to jest (e.g. `npm test -- e2e` or `npm test -- -t register`).
+// TEST_EXTERNAL_MONGO_URL=<mongodb URL> npm test: every suite runs against that server instead, the embedded FerretDB
+// neither built nor started; the databases the run created are dropped at the end (scripts/lib/external-mongo.mjs).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
 import { ensureChromium } from './lib/chromium.mjs';
+import { EXTERNAL_MONGO_URL, dropCreatedDatabases, openExternalMongo, redact } from './lib/external-mongo.mjs';
 import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
 import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step } from './lib/util.mjs';
@@ -48,7 +51,9 @@ let mailpit;
 try {
   await step('check Redis and RabbitMQ', (note) => ensureInfra({ note, redisUrl, rabbitUrl }), timings);
   await step('check chromium for the browser tests', async (note) => note(await ensureChromium({ note })), timings);
-  await buildAll(timings);
+  if (EXTERNAL_MONGO_URL)
+    log(`TEST_EXTERNAL_MONGO_URL is set: the embedded FerretDB is neither built nor started for this run`);
+  await buildAll(timings, { ferret: !EXTERNAL_MONGO_URL });
   await step(
     'typecheck sources and tests (tsc -p tsconfig.json --noEmit)',
     () =>
@@ -74,18 +79,24 @@ try {
       ),
     timings,
   );
-  mongo = await step(
-    `start a fresh FerretDB for the tests on 127.0.0.1:${TEST_MONGO_PORT} (.data/test-mongo)`,
-    () =>
-      startFerret({
-        id: 'test-ferretdb',
-        port: TEST_MONGO_PORT,
-        dataDir: path.join(DATA_DIR, 'test-mongo'),
-        fresh: true,
-        logFile: path.join(LOG_DIR, 'test-ferretdb.log'),
-      }),
-    timings,
-  );
+  mongo = EXTERNAL_MONGO_URL
+    ? await step(
+        `check the external MongoDB for the tests, ${redact(EXTERNAL_MONGO_URL)}`,
+        (note) => openExternalMongo(EXTERNAL_MONGO_URL, note),
+        timings,
+      )
+    : await step(
+        `start a fresh FerretDB for the tests on 127.0.0.1:${TEST_MONGO_PORT} (.data/test-mongo)`,
+        () =>
+          startFerret({
+            id: 'test-ferretdb',
+            port: TEST_MONGO_PORT,
+            dataDir: path.join(DATA_DIR, 'test-mongo'),
+            fresh: true,
+            logFile: path.join(LOG_DIR, 'test-ferretdb.log'),
+          }),
+        timings,
+      );
   mailpit = await step(
     `start Mailpit for the tests on 127.0.0.1:${TEST_SMTP_PORT} (SMTP) and :${TEST_MAILPIT_PORT} (API)`,
     () =>
@@ -117,6 +128,8 @@ const result = await new Promise((resolve) => {
     env: {
       ...process.env,
       TEST_MONGO_URL: mongo.url,
+      // an external server outlives the run: the e2e stack's databases get this run's names (the suites' are random)
+      ...(EXTERNAL_MONGO_URL ? { TEST_E2E_DB_PREFIX: mongo.e2ePrefix } : {}),
       TEST_SMTP_URL: mailpit.smtpUrl,
       TEST_MAILPIT_URL: mailpit.url,
       REDIS_URL: redisUrl,
@@ -147,6 +160,11 @@ const result = await new Promise((resolve) => {
 });
 timings.push(['jest', Date.now() - jestStarted]);
 await stopAll();
+if (EXTERNAL_MONGO_URL) {
+  await step('drop the test databases this run created on the external MongoDB', (note) =>
+    dropCreatedDatabases(mongo, note),
+  ).catch((err) => console.error(`[shop] could not drop them: ${describeError(err)}`));
+}
 if (!result.summary) {
   // jest died before its reporters ran (a crash, a bad config): CI still gets its line
   console.error(`[shop] jest ended without a summary (exit code ${result.code})`);

@@ -11,13 +11,13 @@ import type { Socket } from 'node:net';
 import * as path from 'node:path';
 import amqp from 'amqplib';
 import { MongoClient } from 'mongodb';
-import { waitFor } from '@shop/nest-common/testing';
+import { testMongoUrl, waitFor, withDatabase } from '@shop/nest-common/testing';
 import { closedPort, startGateway, testConfig, type Running } from './helpers';
 
 jest.setTimeout(60_000);
 
 const IDENTITY_MAIN = path.join(__dirname, '../../services/identity/dist/main.js');
-const MONGO_BASE = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
+const MONGO_BASE = testMongoUrl();
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const PASSWORD = 'Shutdown!2345';
 
@@ -39,7 +39,7 @@ describe('a service stopped with SIGTERM behind the gateway', () => {
         NODE_ENV: 'test',
         PORT: String(port),
         HOST: '127.0.0.1',
-        MONGO_URI: `${MONGO_BASE}/${database}`,
+        MONGO_URI: withDatabase(MONGO_BASE, database),
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
         RABBITMQ_URL,
         RABBITMQ_NAMESPACE: namespace,

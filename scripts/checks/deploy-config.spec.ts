@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig as loadGatewayConfig } from '../../gateway/src/config';
 import { NODE_FLAGS, nodeFlags } from '../lib/node-flags.cjs';
@@ -65,6 +66,73 @@ function composeEnv(svc: ComposeService): Record<string, string> {
 /** Every compose file at the top level (docker-compose.yml and any override or variant beside it). */
 const composeFiles = readdirSync(root).filter((f) => /^(docker-)?compose([.-].+)?\.ya?ml$/.test(f));
 
+/** The replica set every deployment's MongoDB runs as (docs/mongodb.md). */
+const REPLICA_SET = 'rs0';
+
+type StandIn = { initiated: boolean; primary: boolean; statusError?: string };
+type MongoshRun = { initiated: unknown[]; threw?: string };
+/**
+ * Runs a `mongosh --eval` script against a stand-in for mongod's shell helpers (rs.status, rs.initiate, db.hello,
+ * db.adminCommand): what it initiated and whether it failed (mongosh exits 1 on an uncaught error, which a health
+ * check or probe reads as "not ready"). rs.status() throws NotYetInitialized (or `statusError`) until initiated,
+ * as mongod's replSetGetStatus does.
+ */
+function runMongosh(script: string, server: StandIn): MongoshRun {
+  const run: MongoshRun = { initiated: [] };
+  const rs = {
+    status: () => {
+      if (server.initiated) return { ok: 1, set: REPLICA_SET };
+      throw Object.assign(new Error('no replset config has been received'), {
+        codeName: server.statusError ?? 'NotYetInitialized',
+      });
+    },
+    initiate: (config: unknown) => {
+      run.initiated.push(config);
+      server.initiated = true;
+      return { ok: 1 };
+    },
+  };
+  const db = {
+    hello: () => ({ isWritablePrimary: server.initiated && server.primary }),
+    adminCommand: () => ({ ok: 1 }),
+  };
+  try {
+    runInNewContext(script, { rs, db });
+  } catch (err) {
+    run.threw = (err as Error).message;
+  }
+  return run;
+}
+
+/** What a replica-set init script and a PRIMARY-aware readiness check must do, whatever the deployment. */
+function expectInitiatesOnce(script: string, member: string) {
+  const fresh: StandIn = { initiated: false, primary: false };
+  // first run on an empty data volume: initiates the one-member set with this member's stable name
+  expect(runMongosh(script, fresh).initiated).toEqual([{ _id: REPLICA_SET, members: [{ _id: 0, host: member }] }]);
+  // later runs (a restart, the next health check): the set exists, so it is left alone
+  expect(runMongosh(script, fresh).initiated).toEqual([]);
+  // any other failure of rs.status() (auth, a network error) is not taken for "not initiated"
+  const unreachable = runMongosh(script, { initiated: false, primary: false, statusError: 'Unauthorized' });
+  expect(unreachable).toEqual({ initiated: [], threw: expect.any(String) });
+}
+
+/** A PRIMARY-aware check fails until this member is the writable primary, then passes. */
+function expectReadyOnlyAsPrimary(script: string) {
+  expect(runMongosh(script, { initiated: true, primary: false }).threw).toEqual(expect.any(String));
+  expect(runMongosh(script, { initiated: true, primary: true }).threw).toBeUndefined();
+}
+
+/** A mongodb:// URL's parts (one host here: a single-node set). */
+function mongoUrl(url: string) {
+  const u = new URL(url);
+  return {
+    scheme: u.protocol,
+    host: u.host,
+    database: u.pathname.slice(1),
+    options: Object.fromEntries(u.searchParams),
+  };
+}
+
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as ComposeFile;
   const names = Object.keys(compose.services);
@@ -104,7 +172,7 @@ describe('docker-compose.yml', () => {
         expect.objectContaining({
           NODE_ENV: 'production',
           PORT: expect.stringMatching(/^\d+$/),
-          MONGO_URI: `mongodb://mongo:27017/shop_${s}`,
+          MONGO_URI: `mongodb://mongo:27017/shop_${s}?replicaSet=${REPLICA_SET}`,
           REDIS_URL: expect.stringMatching(/^redis:\/\/redis:/),
           RABBITMQ_URL: expect.stringMatching(/@rabbitmq:5672$/),
           JWT_SECRET: expect.stringMatching(/^\$\{JWT_SECRET:\?/),
@@ -122,6 +190,35 @@ describe('docker-compose.yml', () => {
       }
     },
   );
+
+  it(`runs MongoDB as the single-node replica set ${REPLICA_SET}: mongod --replSet, initiated once by its health check, healthy only as PRIMARY`, () => {
+    const mongo = compose.services.mongo;
+    const command = Array.isArray(mongo.command) ? mongo.command : [];
+    expect(command[0]).toBe('mongod');
+    expect(command.slice(1).join(' ')).toContain(`--replSet ${REPLICA_SET}`);
+    expect(command).toContain('--bind_ip_all');
+    const test = mongo.healthcheck?.test ?? [];
+    expect(test.slice(0, 4)).toEqual(['CMD', 'mongosh', '--quiet', '--eval']);
+    // the member's name is the compose service's, which every container of the project resolves
+    expectInitiatesOnce(test[4], 'mongo:27017');
+    expectReadyOnlyAsPrimary(test[4]);
+  });
+
+  it(`gives every program a MongoDB URL on that set (replicaSet=${REPLICA_SET}), started once it is healthy`, () => {
+    const withMongo = Object.entries(compose.services).filter(([, svc]) => composeEnv(svc).MONGO_URI);
+    expect(withMongo.length).toBeGreaterThanOrEqual(services.length);
+    for (const [name, svc] of withMongo) {
+      const url = mongoUrl(composeEnv(svc).MONGO_URI);
+      expect({ name, ...url }).toEqual({
+        name,
+        scheme: 'mongodb:',
+        host: 'mongo:27017',
+        database: expect.stringMatching(/^shop_[a-z]+$/),
+        options: { replicaSet: REPLICA_SET },
+      });
+      expect({ name, mongo: svc.depends_on?.mongo?.condition }).toEqual({ name, mongo: 'service_healthy' });
+    }
+  });
 
   it('sends email to its own Mailpit unless SMTP_URL names another server, whose inbox only this host sees', () => {
     const env = composeEnv(compose.services.notifications);
@@ -636,6 +733,34 @@ describe('k8s (kustomize)', () => {
         },
       );
 
+      it(`runs MongoDB as the single-node replica set ${REPLICA_SET}: initiated once under the pod's stable name, ready only as PRIMARY`, () => {
+        const sts = rendered.find((d) => d.kind === 'StatefulSet' && d.metadata.name === 'mongo');
+        const [c] = sts.spec.template.spec.containers;
+        expect(c.args.join(' ')).toContain(`--replSet ${REPLICA_SET}`);
+        expect(c.args).toContain('--bind_ip_all');
+        // the member's name: the pod's DNS name through the headless Service, which exists before the pod is ready
+        // (rs.initiate and the election need it) — Kubernetes expands $(VAR) from the variables defined before
+        const service = rendered.find((d) => d.kind === 'Service' && d.metadata.name === sts.spec.serviceName);
+        expect(service.spec.clusterIP).toBe('None');
+        expect(service.spec.publishNotReadyAddresses).toBe(true);
+        const env = Object.fromEntries((c.env as K8s[]).map((e) => [e.name, e]));
+        expect(env.POD_NAME.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
+        expect(env.POD_NAMESPACE.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+        const member = (env.MONGO_RS_HOST.value as string)
+          .replace('$(POD_NAME)', `${sts.metadata.name}-0`)
+          .replace('$(POD_NAMESPACE)', sts.metadata.namespace);
+        expect(member).toBe(`mongo-0.${service.metadata.name}.nfl-shop.svc.cluster.local:27017`);
+        // the init: postStart waits for mongod, then one mongosh script, with $MONGO_RS_HOST from the environment
+        const [shell, flag, script] = c.lifecycle.postStart.exec.command as string[];
+        expect([shell, flag]).toEqual(['sh', '-c']);
+        const evals = [...script.matchAll(/mongosh --quiet --eval "([^"]+)"/g)].map((m) => m[1]);
+        expect(evals).toHaveLength(1);
+        expectInitiatesOnce(evals[0].replaceAll('$MONGO_RS_HOST', member), member);
+        const probe = c.readinessProbe.exec.command as string[];
+        expect(probe.slice(0, 3)).toEqual(['mongosh', '--quiet', '--eval']);
+        expectReadyOnlyAsPrimary(probe[3]);
+      });
+
       it('generates shop-secrets (dev-only values) with every key a workload reads, pointing at the StatefulSets', () => {
         const secret = rendered.find((d) => d.kind === 'Secret' && d.metadata.name === 'shop-secrets');
         expect(secret.metadata.namespace).toBe('nfl-shop');
@@ -652,7 +777,10 @@ describe('k8s (kustomize)', () => {
           .filter((ref: K8s) => ref && ref.name === 'shop-secrets' && !ref.optional)
           .map((ref: K8s) => ref.key);
         for (const key of new Set(needed)) expect({ key, present: key in data }).toEqual({ key, present: true });
-        for (const s of services) expect(data[`MONGO_URI_${s.toUpperCase()}`]).toBe(`mongodb://mongo:27017/shop_${s}`);
+        for (const s of services)
+          expect(data[`MONGO_URI_${s.toUpperCase()}`]).toBe(
+            `mongodb://mongo-0.mongo:27017/shop_${s}?replicaSet=${REPLICA_SET}`,
+          );
         expect(data.REDIS_URL).toBe('redis://redis:6379');
         expect(data.RABBITMQ_URL).toBe(
           `amqp://${data.RABBITMQ_DEFAULT_USER}:${data.RABBITMQ_DEFAULT_PASS}@rabbitmq:5672`,

@@ -6,13 +6,16 @@
  * holds stock, discount uses and carts with conditional single-document updates, so these are the guarantees it
  * stands on. Each check fails on a build without the patch (TEST_FERRET_BINARY=<that build> shows it).
  *
- * A FerretDB of its own (ferretdb-own.ts): the checks load one database with many concurrent writers.
+ * A FerretDB of its own (ferretdb-own.ts): the checks load one database with many concurrent writers. With
+ * TEST_EXTERNAL_MONGO_URL (`npm test` against a MongoDB, docs/operations.md) they run against that server instead, in a
+ * database of their own dropped at the end: these are MongoDB's guarantees, which the real server must show too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Collection } from 'mongodb';
-import { freePort, OwnFerret } from './ferretdb-own';
+import { randomBytes } from 'node:crypto';
+import { EXTERNAL_MONGO_URL, freePort, OwnFerret } from './ferretdb-own';
 
 const TRIALS = 5;
 const BUYERS = 40;
@@ -20,19 +23,28 @@ const UNITS = 10;
 
 type Counter = { _id: string; n: number; state?: string; by?: number };
 
-describe('the dev MongoDB-wire server: single-document writes are atomic', () => {
-  let server: OwnFerret;
+const SERVER = EXTERNAL_MONGO_URL ? 'the external MongoDB (TEST_EXTERNAL_MONGO_URL)' : 'the dev MongoDB-wire server';
+// on an external server, a database of this run's (dropped at the end); on our own FerretDB, a fresh data directory
+const DATABASE = EXTERNAL_MONGO_URL ? `test_atomic_${randomBytes(4).toString('hex')}` : 'shop_atomic';
+
+describe(`${SERVER}: single-document writes are atomic`, () => {
+  let server: OwnFerret | undefined;
   let client: MongoClient;
-  const counters = (): Collection<Counter> => client.db('shop_atomic').collection<Counter>('counters');
+  const counters = (): Collection<Counter> => client.db(DATABASE).collection<Counter>('counters');
 
   beforeAll(async () => {
-    server = new OwnFerret(mkdtempSync(join(tmpdir(), 'ferretdb-atomic-')), await freePort());
-    await server.start();
+    let url = EXTERNAL_MONGO_URL;
+    if (!url) {
+      server = new OwnFerret(mkdtempSync(join(tmpdir(), 'ferretdb-atomic-')), await freePort());
+      await server.start();
+      url = server.url;
+    }
     // a connection per concurrent command, so that they reach the server together
-    client = await MongoClient.connect(server.url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: BUYERS + 10 });
+    client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: BUYERS + 10 });
     await counters().insertOne({ _id: 'warm-up', n: 0 });
   });
   afterAll(async () => {
+    if (EXTERNAL_MONGO_URL) await client?.db(DATABASE).dropDatabase();
     await client?.close(true);
     await server?.stop('SIGKILL');
     if (server) rmSync(server.dataDir, { recursive: true, force: true });
@@ -103,7 +115,7 @@ describe('the dev MongoDB-wire server: single-document writes are atomic', () =>
   });
 
   it('hands each document of a queue to one of many concurrent findOneAndDelete calls', async () => {
-    const jobs = client.db('shop_atomic').collection<{ _id: string; queue: string }>('jobs');
+    const jobs = client.db(DATABASE).collection<{ _id: string; queue: string }>('jobs');
     await jobs.insertMany(Array.from({ length: UNITS }, (_, i) => ({ _id: `job-${i}`, queue: 'mail' })));
     const taken = await Promise.all(
       Array.from({ length: BUYERS }, () => jobs.findOneAndDelete({ queue: 'mail' }, { sort: { _id: 1 } })),

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Collection, type IndexDescription } from 'mongodb';
-import { freePort, OwnFerret, sleep } from './ferretdb-own';
+import { describeOurFerretDB, freePort, OwnFerret, sleep } from './ferretdb-own';
 
 const BASE = Date.UTC(2025, 0, 1);
 const COUNT = 30_000; // about 2 s of index builds on the dev box: long enough to be caught midway
@@ -49,7 +49,7 @@ function order(i: number): Order {
   return { _id: i, user: { _id: `u${i % 1000}` }, status, n: i, t: new Date(BASE + i * 60_000), note: 'x'.repeat(150) };
 }
 
-describe('the dev MongoDB-wire server: index builds belong to the server', () => {
+describeOurFerretDB('the dev MongoDB-wire server: index builds belong to the server', () => {
   let server: OwnFerret;
   let client: MongoClient | undefined;
   const orders = (): Collection<Order> => client!.db('shop_builds').collection<Order>('orders');

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Db, type IndexDescription } from 'mongodb';
-import { freePort, OwnFerret, sleep } from './ferretdb-own';
+import { describeOurFerretDB, freePort, OwnFerret, sleep } from './ferretdb-own';
 
 const COUNT = 30_000;
 // one request of several indexes (one transaction): about 4 s on the dev box, the stall of a big start-up build
@@ -47,7 +47,7 @@ const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.len
 /** How long each call of a probe took while a build ran, and whether the build was still running at its end. */
 type Probe = { name: string; ms: number[]; duringBuild: number };
 
-describe('the dev MongoDB-wire server: an index build does not stall the other databases', () => {
+describeOurFerretDB('the dev MongoDB-wire server: an index build does not stall the other databases', () => {
   let server: OwnFerret;
   let client: MongoClient;
   const ordersDb = (): Db => client.db('shop_lock_orders');

@@ -10,6 +10,7 @@
 import { Binary, ObjectId, type Db, type Document, type Filter, type Sort } from 'mongodb';
 import { seededRandom } from '@shop/nest-common';
 import mongoose from 'mongoose';
+import { describeOurFerretDB } from './ferretdb-own';
 
 const url = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
 
@@ -209,7 +210,7 @@ function makeSort(next: () => number): Record<string, 1 | -1> {
 
 // ------------------------------------------------------------------ the checks
 
-describe('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () => {
+describeOurFerretDB('the dev MongoDB-wire server: sorts, ranges and counts in SQLite', () => {
   let conn: mongoose.Connection;
   let db: Db;
   const explain = (find: Document) => db.command({ explain: find }) as Promise<Explained>;

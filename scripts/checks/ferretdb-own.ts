@@ -9,6 +9,28 @@ import { join } from 'node:path';
 
 const BINARY = process.env.TEST_FERRET_BINARY || join(__dirname, '../../.tools/bin/ferretdb-dev');
 
+/**
+ * The MongoDB the tests were pointed at instead of the embedded FerretDB (`TEST_EXTERNAL_MONGO_URL=… npm test`,
+ * docs/operations.md). The checks of our FerretDB build are skipped then (describeOurFerretDB); the atomicity check,
+ * whose guarantees are MongoDB's own, runs against that server.
+ */
+export const EXTERNAL_MONGO_URL = process.env.TEST_EXTERNAL_MONGO_URL || undefined;
+
+/**
+ * `describe` for a check of our FerretDB build (its patches, its SQLite storage, its own binary); with an external
+ * MongoDB, `describe.skip`, with the reason in the title and on the terminal.
+ */
+export function describeOurFerretDB(name: string, fn: () => void): void {
+  if (!EXTERNAL_MONGO_URL) {
+    describe(name, fn);
+    return;
+  }
+  const reason =
+    'skipped: TEST_EXTERNAL_MONGO_URL is set, and this checks our FerretDB build (tools/ferretdb), not the server given';
+  process.stderr.write(`[shop] ${name}: ${reason}\n`);
+  describe.skip(`${name} (${reason})`, fn);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function freePort(): Promise<number> {

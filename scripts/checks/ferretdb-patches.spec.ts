@@ -7,12 +7,13 @@
  * answer to the same filter wrapped in a $nor of a $nor, which nothing narrows, is the reference.
  */
 import mongoose from 'mongoose';
+import { describeOurFerretDB } from './ferretdb-own';
 
 const url = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
 
 type Explained = { queryPlanner?: { Plan?: string[] }; filterPushdown?: boolean };
 
-describe('the dev MongoDB-wire server: lookups by _id', () => {
+describeOurFerretDB('the dev MongoDB-wire server: lookups by _id', () => {
   let conn: mongoose.Connection;
   const coll = () => conn.db!.collection<{ _id: string; n: number; owner: string }>('lookups');
   const explain = (filter: object) => conn.db!.command({ explain: { find: 'lookups', filter } }) as Promise<Explained>;
@@ -109,7 +110,7 @@ describe('the dev MongoDB-wire server: lookups by _id', () => {
   });
 });
 
-describe('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
+describeOurFerretDB('the dev MongoDB-wire server: filters narrowed in SQLite', () => {
   type Doc = { _id: number; [field: string]: unknown };
   let conn: mongoose.Connection;
   const coll = () => conn.db!.collection<Doc>('narrowed');

@@ -3,7 +3,7 @@
 // recomputes, and after a start over orders placed before the days existed.
 import { SHIPPING_METHOD, STATS_DAYS, type AdminStatsJson, type OrderStatus } from '@shop/contracts';
 import { REDIS } from '@shop/nest-common';
-import { waitFor } from '@shop/nest-common/testing';
+import { waitFor, withDatabase } from '@shop/nest-common/testing';
 import type Redis from 'ioredis';
 import { Types } from 'mongoose';
 import { ORDER_REMOVALS } from '../src/orders/order-removals';
@@ -257,10 +257,9 @@ describe('orders: a start over orders placed before the sales days', () => {
       // Orders as the synthetic seed or an older version left them: last changed when placed, long before any
       // watermark, so only the build counts them. A second service then starts over the same database.
       const docs = drawOrders(200).map((d, i) => orderDoc(i, { ...d, daysAgo: d.daysAgo * 8 }));
-      const base = first.svc.config.MONGO_URI.replace(/\/[^/]*$/, '');
-      const dbName = `${first.svc.config.MONGO_URI.split('/').at(-1)}_built`;
+      const dbName = `${first.orders.db.name}_built`;
       await first.orders.db.getClient().db(dbName).collection('orders').insertMany(docs);
-      second = await startOrders({ ...ENV, MONGO_URI: `${base}/${dbName}` });
+      second = await startOrders({ ...ENV, MONGO_URI: withDatabase(first.svc.config.MONGO_URI, dbName) });
       // The build runs in the background: "being worked out" (503) until it is done, however long a busy box takes.
       const started = second;
       await waitFor(

@@ -1,9 +1,7 @@
 import mongoose from 'mongoose';
-import { parseExposition, uniqueSuffix, type Exposition } from '../testing';
+import { parseExposition, testMongoUrl, uniqueSuffix, withDatabase, type Exposition } from '../testing';
 import { Metrics } from './metrics';
 import { collectionOf, MongoCommandMetrics, NO_COLLECTION } from './mongo-command-metrics';
-
-const mongoBase = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
 
 describe('MongoCommandMetrics against the real MongoDB-wire server', () => {
   const metrics = new Metrics('catalog', { defaultMetrics: false });
@@ -16,7 +14,7 @@ describe('MongoCommandMetrics against the real MongoDB-wire server', () => {
     after.sum(name, labels) - before.sum(name, labels);
 
   beforeAll(async () => {
-    client = new mongoose.mongo.MongoClient(`${mongoBase}/${dbName}`, {
+    client = new mongoose.mongo.MongoClient(withDatabase(testMongoUrl(), dbName), {
       monitorCommands: true,
       serverSelectionTimeoutMS: 5000,
     });

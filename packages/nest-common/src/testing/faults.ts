@@ -1,4 +1,5 @@
 import type { ServiceName } from '@shop/contracts';
+import { testMongoUrl, withDatabase } from './mongo-url';
 import { TcpProxy } from './tcp-proxy';
 import { startTestService, uniqueSuffix, type TestService, type TestServiceOptions } from './test-service';
 
@@ -22,7 +23,7 @@ export async function startWithFaultProxies(
   rootModule: unknown,
   options: TestServiceOptions = {},
 ): Promise<FaultyService> {
-  const mongo = await TcpProxy.inFrontOf(process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018', 27017);
+  const mongo = await TcpProxy.inFrontOf(testMongoUrl(), 27017);
   const redis = await TcpProxy.inFrontOf(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 6379);
   const rabbit = await TcpProxy.inFrontOf(process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672', 5672);
   const proxies: Record<Dependency, TcpProxy> = { mongodb: mongo.proxy, redis: redis.proxy, rabbitmq: rabbit.proxy };
@@ -32,7 +33,7 @@ export async function startWithFaultProxies(
   const svc = await startTestService(service, rootModule, {
     ...options,
     env: {
-      MONGO_URI: `${mongo.url}/test_${service}_faults_${uniqueSuffix()}`,
+      MONGO_URI: throughProxy(withDatabase(mongo.url, `test_${service}_faults_${uniqueSuffix()}`)),
       REDIS_URL: redis.url,
       RABBITMQ_URL: rabbit.url,
       ...options.env,
@@ -48,4 +49,16 @@ export async function startWithFaultProxies(
       for (const proxy of Object.values(proxies)) await proxy.stop();
     },
   };
+}
+
+/**
+ * A URL to the proxy as a direct connection: to a replica-set member (an external MongoDB, docs/operations.md) the
+ * driver would otherwise discover the set's members by their own names and talk to them past the proxy.
+ */
+function throughProxy(url: string): string {
+  const [base, query] = url.split('?');
+  const options = new URLSearchParams(query);
+  options.delete('replicaSet');
+  options.set('directConnection', 'true');
+  return `${base}?${options}`;
 }

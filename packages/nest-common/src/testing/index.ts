@@ -5,3 +5,4 @@ export * from './tcp-proxy';
 export * from './faults';
 export * from './prometheus';
 export * from './fault-expectations';
+export * from './mongo-url';

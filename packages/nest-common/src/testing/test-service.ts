@@ -10,6 +10,7 @@ import { startServiceApp } from '../bootstrap/create-service-app';
 import { ServiceConfig } from '../config/service-config';
 import { consumerTopology } from '../events/event-bus.types';
 import { namespacedExchange, namespacedQueue } from '../rpc/rpc-names';
+import { testMongoUrl, withDatabase } from './mongo-url';
 
 export const TEST_JWT_SECRET = 'test-secret-for-the-shop-suites';
 
@@ -53,12 +54,11 @@ export async function startTestService(
 ): Promise<TestService> {
   const suffix = uniqueSuffix();
   const namespace = options.namespace ?? `t${suffix}.`;
-  const mongoBase = (process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018').replace(/\/+$/, '');
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
-    MONGO_URI: `${mongoBase}/test_${service}_${suffix}`,
+    MONGO_URI: withDatabase(testMongoUrl(), `test_${service}_${suffix}`),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     RABBITMQ_URL: process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     RABBITMQ_NAMESPACE: namespace,
