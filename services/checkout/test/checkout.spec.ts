@@ -636,16 +636,18 @@ describe('checkout', () => {
       expect(new Set(results.map((r) => r.body._id)).size).toBe(1);
     });
 
-    it('is done by the service itself for a paid checkout nobody finalized', async () => {
+    it('is placed by pay: a buyer who closes the browser once paid has the order, and finalize answers it', async () => {
       const { checkout } = await newCheckout(10, 1);
-      await api.pay(checkout._id, paypalOrder('10.00'), token);
-      const service = shop.checkout.app.get(CheckoutsService);
-      expect(await service.finalizeAbandoned(Date.now() + 10 * 60_000)).toBeGreaterThanOrEqual(1);
-      const read = await api.get(checkout._id, token);
-      expect(read.body).toEqual(expect.objectContaining({ isFinalized: true, orderId: expect.any(String) }));
-      const res = await api.finalize(checkout._id, token);
-      expect(res.status).toBe(200);
-      expect(res.body._id).toBe(read.body.orderId);
+      expect((await api.pay(checkout._id, paypalOrder('10.00'), token)).status).toBe(200);
+      const orders = shop.orders.app.get<Model<{ checkoutId: string }>>(getModelToken('Order'));
+      const placed = await orders.find({ checkoutId: checkout._id }).lean();
+      expect(placed).toHaveLength(1);
+      const payments = shop.checkout.app.get<Model<{ status: string }>>(getModelToken('Payment'));
+      expect(await payments.findOne({ checkoutId: checkout._id }).lean()).toMatchObject({ status: 'captured' });
+      const first = await api.finalize(checkout._id, token);
+      expect({ status: first.status, id: first.body._id }).toEqual({ status: 201, id: String(placed[0]._id) });
+      expect((await api.finalize(checkout._id, token)).status).toBe(200);
+      expect(await orders.countDocuments({ checkoutId: checkout._id })).toBe(1);
     });
   });
 });

@@ -4,11 +4,11 @@ import { DiscountsService } from '../discounts/discounts.service';
 import { CheckoutsService } from './checkouts.service';
 
 /**
- * Finishes what a shopper started when the shopper cannot: every FINALIZE_SWEEP_MS, payments PayPal confirmed
- * but never settled (a timeout or crash mid-pay) are settled — the checkout paid, or the money refunded — and
- * checkouts paid more than FINALIZE_GRACE_MS ago but never finalized (the browser closed, orders was away) are
- * finalized; the discount uses held by unpaid checkouts whose hold ended are freed. Money taken always ends as an order or a refund. Safe on every replica at once: each checkout is
- * changed under its lock, and orders is idempotent.
+ * Finishes what a shopper's pay could not: every FINALIZE_SWEEP_MS, payments PayPal confirmed but left claimed for
+ * FINALIZE_GRACE_MS (a timeout or crash mid-pay, orders away when pay placed the order) are finished — the checkout
+ * paid and its order placed, or the money refunded; the discount uses held by unpaid checkouts whose hold ended are
+ * freed. Money taken always ends as an order or a refund. Safe on every replica at once: each checkout is changed
+ * under its lock, and orders is idempotent.
  */
 @Injectable()
 export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
@@ -36,9 +36,6 @@ export class CheckoutFinalizer implements OnModuleInit, OnApplicationShutdown {
     await this.checkouts
       .settleStalePayments()
       .catch((err: Error) => this.logger.warn(`settling verified payments failed: ${err.message}`));
-    await this.checkouts
-      .finalizeAbandoned()
-      .catch((err: Error) => this.logger.warn(`finalizing paid checkouts failed: ${err.message}`));
     await this.discounts
       .releaseExpired()
       .catch((err: Error) => this.logger.warn(`releasing expired discount holds failed: ${err.message}`));

@@ -70,9 +70,14 @@ export class CheckoutsController {
   }
 
   @Put(':id/pay')
-  @ApiOperation({ summary: 'Mark paid once the server verified and captured the PayPal order' })
+  @ApiOperation({
+    summary: 'Pay: the server verifies the captured PayPal order, marks the checkout paid and places its order',
+  })
   @ApiObjectIdParam('checkout')
-  @ApiOkResponse({ type: CheckoutBody, description: 'The checkout, isPaid: true' })
+  @ApiOkResponse({
+    type: CheckoutBody,
+    description: 'The checkout, isPaid: true; its order is placed (finalize answers it)',
+  })
   @ApiErrors(
     { 400: 'Invalid checkout id, or paymentDetails.id (the PayPal order id) is required' },
     { 402: 'Payment could not be verified', 404: 'Checkout not found' },
@@ -84,7 +89,9 @@ export class CheckoutsController {
 
   /** 201 with the order the first time, 200 with the same order on every repeat. */
   @Post(':id/finalize')
-  @ApiOperation({ summary: 'Turn a paid checkout into an order: 201 the first time, 200 with the same order after' })
+  @ApiOperation({
+    summary: 'The paid checkout’s order (placed by pay, or now if pay could not): 201 the first time, 200 after',
+  })
   @ApiObjectIdParam('checkout')
   @ApiCreatedResponse({ type: OrderBody, description: 'The order, made by this call' })
   @ApiOkResponse({ type: OrderBody, description: 'The order, made before' })

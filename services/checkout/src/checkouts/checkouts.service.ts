@@ -226,18 +226,21 @@ export class CheckoutsService implements OnModuleInit {
   // ------------------------------------------------------------------ pay
 
   /**
-   * Marks the checkout paid once PayPal confirms the order the client names: completed, captured, for exactly
-   * the checkout's total in GBP, and never used for another checkout (the payments collection's unique key).
-   * The stock is then held for as long as finalizing may take; when it is gone (the hold expired and others
-   * bought it) the payment is refunded and the checkout stays unpaid.
+   * Pays the checkout and places its order, in one step, once PayPal confirms the order the client names:
+   * completed, captured, for exactly the checkout's total in GBP, and never used for another checkout (the payments
+   * collection's unique key). The stock stays held until the order takes it; when it is gone (the hold expired and
+   * others bought it) the payment is refunded and the checkout stays unpaid. The order is placed exactly once,
+   * keyed by the checkout (orders' unique checkoutId): when orders cannot be reached the checkout is paid all the
+   * same, and finalize, or the sweeper of claimed payments, places it.
    */
   async pay(user: AuthUser, id: string, dto: PayCheckoutDto): Promise<CheckoutJson> {
     const paypalOrderId = dto.paymentDetails.id;
     return this.locked(id, async () => {
       const checkout = await this.findOwned(user.id, id);
       if (checkout.isPaid) {
-        if (checkout.paymentDetails?.id === paypalOrderId) return toCheckoutJson(checkout); // a retry
-        throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
+        if (checkout.paymentDetails?.id !== paypalOrderId) throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
+        await this.placeOrderOrLeaveIt(checkout); // a retry: the order too, if the first try could not place it
+        return toCheckoutJson(checkout);
       }
       const order = await this.paypal.getOrder(paypalOrderId);
       const verification = order
@@ -311,14 +314,70 @@ export class CheckoutsService implements OnModuleInit {
       reservationExpiresAt: new Date(held.expiresAt),
       updatedAt: now,
     } satisfies Partial<LeanCheckout>;
-    // updatedAt set here (not by mongoose) so that the checkout answered is the one stored, to the millisecond.
-    await this.checkouts.updateOne({ _id: checkout._id }, { $set: paid }, { timestamps: false }).exec();
-    await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
+    // Paid by this payment only if no other paid it (the checkout's lock bounds pay, but a lock that expired under a
+    // stalled pay fences nothing: this write does). updatedAt set here so that the checkout answered is the one stored.
+    const { modifiedCount } = await this.checkouts
+      .updateOne({ _id: checkout._id, isPaid: false }, { $set: paid }, { timestamps: false })
+      .exec();
+    if (modifiedCount === 0) {
+      const now = await this.checkouts.findById(checkout._id).lean<LeanCheckout>().exec();
+      if (now?.paymentDetails?.id !== payment.paypalOrderId) {
+        await this.refund(payment);
+        throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
+      }
+    }
     this.logger.log(
       { checkoutId, paypalOrderId: payment.paypalOrderId, captureId: payment.details.captureId },
       'checkout paid',
     );
-    return { ...checkout, ...paid };
+    const paidCheckout = { ...checkout, ...paid };
+    await this.placeOrderOrLeaveIt(paidCheckout, payment);
+    return paidCheckout;
+  }
+
+  /**
+   * Places the paid checkout's order (idempotent: orders keys it by the checkout), counts its discount's use and
+   * marks its payment captured: money taken has its order. Orders away or slow (a 503) leaves the payment claimed,
+   * for finalize or the sweeper of claimed payments to finish; the buyer has paid either way.
+   */
+  private async placeOrderOrLeaveIt(checkout: LeanCheckout, payment?: LeanPayment): Promise<void> {
+    try {
+      await this.placeOrder(checkout, payment);
+    } catch (err) {
+      if (!(err instanceof HttpException) || err.getStatus() !== 503) throw err;
+      this.logger.warn({ checkoutId: String(checkout._id), err: err.message }, 'paid: order left to finalize');
+    }
+  }
+
+  /**
+   * The paid checkout's order, placed now or before. With the payment (pay, the sweeper), or when this call placed
+   * it, what follows the order is done too: its discount use counted and its payment marked captured, each once. A
+   * payment still claimed is the sweeper's to finish, so a crash in between is finished there.
+   */
+  private async placeOrder(checkout: LeanCheckout, payment?: LeanPayment): Promise<CreateOrderResponse> {
+    // Idempotent on the checkout id: a repeat, a double click or a retry after a lost answer gets the same order.
+    const result = await this.orders.send<CreateOrderResponse>(
+      PATTERNS.orders.createOrder,
+      toCreateOrderRequest(checkout),
+    );
+    if (result.created)
+      this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'order placed');
+    if (!result.created && !payment) return result;
+    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
+    await this.discounts
+      .countUse(checkout, result.order._id)
+      .catch((err: Error) =>
+        this.logger.warn(
+          { checkoutId: String(checkout._id), err: err.message },
+          'discount use left to the placed event',
+        ),
+      );
+    await this.payments
+      .updateOne(payment ? { _id: payment._id } : { paypalOrderId: checkout.paymentDetails?.id }, {
+        $set: { status: 'captured' },
+      })
+      .exec();
+    return result;
   }
 
   /**
@@ -368,10 +427,11 @@ export class CheckoutsService implements OnModuleInit {
         const checkout = await this.checkouts.findById(found.checkoutId).lean<LeanCheckout>().exec();
         if (payment?.status !== 'claimed' || !checkout) return;
         if (checkout.isPaid) {
-          // Paid by this payment (the crash came after the checkout's write) or, impossibly, by another: keep the record true.
-          if (checkout.paymentDetails?.id === payment.paypalOrderId)
-            await this.payments.updateOne({ _id: payment._id }, { $set: { status: 'captured' } }).exec();
+          // Paid by this payment, its order not placed yet (orders was away, or a crash came in between): place it.
+          // Paid by another: this one is refunded.
+          if (checkout.paymentDetails?.id === payment.paypalOrderId) await this.placeOrder(checkout, payment);
           else await this.refund(payment);
+          settled++;
           return;
         }
         await this.settle(checkout, payment).catch((err: Error) => {
@@ -400,62 +460,22 @@ export class CheckoutsService implements OnModuleInit {
 
   // ------------------------------------------------------------------ finalize
 
-  /** Turns the caller's paid checkout into its order; `created` is false when the order already existed. */
+  /**
+   * The caller's paid checkout's order, placed by pay (or now, when pay could not reach orders). `created` is true
+   * for the first finalize of the checkout (one conditional write decides, whatever races), so the client's first
+   * call answers 201 and every repeat 200 with the same order.
+   */
   async finalize(user: AuthUser, id: string): Promise<CreateOrderResponse> {
-    return this.locked(id, async () => this.finalizeLocked(await this.findOwned(user.id, id)));
-  }
-
-  /** Finalizes paid checkouts nobody finalized (the client went away after paying): the buyer paid, so there is an order. */
-  async finalizeAbandoned(now = Date.now()): Promise<number> {
-    const stale = await this.checkouts
-      .find(
-        { isPaid: true, isFinalized: false, paidAt: { $lt: new Date(now - this.config.FINALIZE_GRACE_MS) } },
-        { _id: 1 },
-      )
-      .limit(50)
-      .lean<Array<{ _id: Types.ObjectId }>>()
-      .exec();
-    let finalized = 0;
-    for (const { _id } of stale) {
-      const id = _id.toHexString();
-      await this.locked(id, async () => {
-        const checkout = await this.checkouts.findById(id).lean<LeanCheckout>().exec();
-        if (!checkout?.isPaid || checkout.isFinalized) return;
-        const { order } = await this.finalizeLocked(checkout);
-        this.logger.warn({ checkoutId: id, orderId: order._id }, 'paid checkout finalized by the service');
-        finalized++;
-      });
-    }
-    return finalized;
-  }
-
-  private async finalizeLocked(checkout: LeanCheckout): Promise<CreateOrderResponse> {
+    const checkout = await this.findOwned(user.id, id);
     if (!checkout.isPaid) throw new BadRequestException(CHECKOUT_MESSAGES.notPaid);
-    // Idempotent on the checkout id: a repeat, a double click or a retry after a lost answer gets the same order.
-    const result = await this.orders.send<CreateOrderResponse>(
-      PATTERNS.orders.createOrder,
-      toCreateOrderRequest(checkout),
-    );
-    if (!checkout.isFinalized || checkout.orderId !== result.order._id) {
-      await this.checkouts
-        .updateOne(
-          { _id: checkout._id },
-          { $set: { isFinalized: true, finalizedAt: checkout.finalizedAt ?? new Date(), orderId: result.order._id } },
-        )
-        .exec();
-    }
-    if (result.created)
-      this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'checkout finalized');
-    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
-    await this.discounts
-      .countUse(checkout, result.order._id)
-      .catch((err: Error) =>
-        this.logger.warn(
-          { checkoutId: String(checkout._id), err: err.message },
-          'discount use left to the placed event',
-        ),
-      );
-    return result;
+    const { order } = await this.placeOrder(checkout);
+    const { modifiedCount } = await this.checkouts
+      .updateOne(
+        { _id: checkout._id, isFinalized: false },
+        { $set: { isFinalized: true, finalizedAt: new Date(), orderId: order._id } },
+      )
+      .exec();
+    return { order, created: modifiedCount === 1 };
   }
 
   /**

@@ -87,20 +87,20 @@ export class CheckoutConfig extends ServiceConfig {
   @Max(86_400)
   RESERVATION_SECONDS = 15 * 60;
 
-  /** How long stock is held once paid, until the order takes it (finalize, or the finalizer below). */
+  /** How long stock is held once paid, until the order takes it (placed by pay, or later: see below). */
   @Type(() => Number)
   @IsInt()
   @Min(60)
   @Max(86_400)
   PAID_RESERVATION_SECONDS = 24 * 3600;
 
-  /** A paid checkout nobody finalized after this long is finalized by the service itself. */
+  /** A payment PayPal confirmed but pay left unfinished this long (no order yet, or not paid) is finished by the service. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   FINALIZE_GRACE_MS = 60_000;
 
-  /** How often paid, unfinalized checkouts are looked for. */
+  /** How often unfinished payments and expired discount holds are looked for. */
   @Type(() => Number)
   @IsInt()
   @Min(50)
