@@ -189,7 +189,7 @@ export class CheckoutsService implements OnModuleInit {
       return toCheckoutJson(created.toObject() as LeanCheckout);
     } catch (err) {
       await this.releaseQuietly(checkoutId);
-      if (discount) await this.discounts.release(checkoutId).catch(() => undefined);
+      if (discount) await this.discounts.release({ _id: id, user: buyer, discount }).catch(() => undefined);
       throw err;
     }
   }
@@ -289,7 +289,7 @@ export class CheckoutsService implements OnModuleInit {
       await this.discounts.keepForPaid(checkout);
     } catch (err) {
       if (!(err instanceof BadRequestException)) throw err;
-      await this.discounts.release(checkoutId);
+      await this.discounts.release(checkout);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
@@ -298,7 +298,7 @@ export class CheckoutsService implements OnModuleInit {
       held = await this.holdUntilFinalized(checkout);
     } catch (err) {
       if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
-      await this.discounts.release(checkoutId);
+      await this.discounts.release(checkout);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
@@ -436,6 +436,9 @@ export class CheckoutsService implements OnModuleInit {
       PATTERNS.orders.createOrder,
       toCreateOrderRequest(checkout),
     );
+    // The order is placed: its discount use is counted now, once (keyed by the checkout's unit), and before the
+    // checkout is marked finalized, so a failure here leaves it to the next finalize (the shopper's or the sweeper's).
+    await this.discounts.countUse(checkout, result.order._id);
     if (!checkout.isFinalized || checkout.orderId !== result.order._id) {
       await this.checkouts
         .updateOne(
@@ -446,29 +449,7 @@ export class CheckoutsService implements OnModuleInit {
     }
     if (result.created)
       this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'checkout finalized');
-    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
-    await this.discounts
-      .countUse(checkout, result.order._id)
-      .catch((err: Error) =>
-        this.logger.warn(
-          { checkoutId: String(checkout._id), err: err.message },
-          'discount use left to the placed event',
-        ),
-      );
     return result;
-  }
-
-  /**
-   * `orders.order.placed`: the order of one of our checkouts is placed, so its discount code's use is counted —
-   * once, under the checkout's lock, whatever redelivers it (and whether or not finalize counted it already). Nothing to
-   * do when the order says it had no discount (`discounted` false).
-   */
-  async orderPlaced(checkoutId: string, orderId: string, discounted = true): Promise<void> {
-    if (!discounted || !Types.ObjectId.isValid(checkoutId)) return;
-    await this.locked(checkoutId, async () => {
-      const checkout = await this.checkouts.findById(checkoutId).lean<LeanCheckout>().exec();
-      if (checkout) await this.discounts.countUse(checkout, orderId);
-    });
   }
 
   // ------------------------------------------------------------------ helpers

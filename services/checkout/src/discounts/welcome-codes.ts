@@ -13,7 +13,7 @@ import { randomInt } from 'node:crypto';
 import { Types, type Model } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Checkout } from '../checkouts/checkout.schema';
-import { DiscountCode, DiscountUse, WelcomeCode, type LeanDiscountCode, type LeanWelcomeCode } from './discount.schema';
+import { DiscountCode, WelcomeCode, type LeanDiscountCode, type LeanWelcomeCode } from './discount.schema';
 
 /** Letters and digits a reader cannot mistake for one another (no I, L, O, 0, 1). */
 export const WELCOME_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -43,7 +43,6 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @InjectModel(WelcomeCode.name) private readonly welcome: Model<WelcomeCode>,
     @InjectModel(DiscountCode.name) private readonly codes: Model<DiscountCode>,
-    @InjectModel(DiscountUse.name) private readonly uses: Model<DiscountUse>,
     @InjectModel(Checkout.name) private readonly checkouts: Model<Checkout>,
     private readonly locks: CheckoutLocks,
     bus: EventBus,
@@ -143,11 +142,8 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
   /** Whether the code can still be used: active, unused, and its address has placed no order. */
   private async usable(code: LeanDiscountCode, email: string): Promise<boolean> {
     if (!code.active) return false;
-    const [used, ordered] = await Promise.all([
-      this.uses.exists({ codeId: String(code._id) }).exec(),
-      this.checkouts.exists({ 'user.email': email, isPaid: true }).exec(),
-    ]);
-    return !used && !ordered;
+    if ((code.used ?? 0) > 0) return false;
+    return (await this.checkouts.exists({ 'user.email': email, isPaid: true }).exec()) === null;
   }
 
   private lock<R>(email: string, fn: () => Promise<R>): Promise<R> {
