@@ -59,6 +59,12 @@ export type EventHandlers = Record<string, EventHandler>;
 export interface EventSubscribeOptions {
   /** Default `${queuePrefix}${service}.events`. One queue per consuming service; replicas share it. */
   queue?: string;
+  /**
+   * Whether the bus's ProcessedEventStore (the inbox) dedupes these handlers' events; default true. false when every
+   * handler is idempotent by a key of its own (a line taken out once per order id, a record deleted once): the
+   * inbox's read and write per event would only repeat that guard.
+   */
+  inbox?: boolean;
 }
 
 export interface EventPublishOptions {
