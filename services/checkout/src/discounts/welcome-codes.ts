@@ -5,6 +5,7 @@ import {
   EventBus,
   isDuplicateKeyError,
   OutboxRelay,
+  outboxAsRead,
   outboxEntry,
   ROOT_LOGGER,
   type EventBusLogger,
@@ -48,7 +49,7 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
     bus: EventBus,
     @Inject(ROOT_LOGGER) logger: EventBusLogger,
   ) {
-    this.relay = new OutboxRelay({ model: welcome, bus, logger, lock: (email, fn) => this.lock(email, fn) });
+    this.relay = new OutboxRelay({ model: welcome, bus, logger });
   }
 
   onModuleInit(): void {
@@ -67,23 +68,31 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     await this.lock(email, async () => {
-      const record = await this.record(email);
-      const code = await this.ensureCode(record);
-      const eventId = `${EVENTS.checkout.welcomeCodeIssued}:${subscribedEventId}`;
-      if (record.outbox.some((e) => e.eventId === eventId)) return;
-      const data: WelcomeCodeIssuedEvent = {
-        email,
-        code: code.code,
-        percentOff: code.percent ?? WELCOME_DISCOUNT.percent,
-        usable: await this.usable(code, email),
-      };
-      // Published entries are history: the record keeps only what is still to go, and the new one.
-      const outbox = [
-        ...record.outbox.filter((e) => !e.publishedAt),
-        outboxEntry(EVENTS.checkout.welcomeCodeIssued, data, eventId),
-      ];
-      await this.welcome.updateOne({ _id: email }, { $set: { outbox, outboxPending: true } }).exec();
-      this.logger.log({ code: code.code, eventId }, 'welcome code issued');
+      for (;;) {
+        const record = await this.record(email);
+        const code = await this.ensureCode(record);
+        const eventId = `${EVENTS.checkout.welcomeCodeIssued}:${subscribedEventId}`;
+        if (record.outbox.some((e) => e.eventId === eventId)) return;
+        const data: WelcomeCodeIssuedEvent = {
+          email,
+          code: code.code,
+          percentOff: code.percent ?? WELCOME_DISCOUNT.percent,
+          usable: await this.usable(code, email),
+        };
+        // Published entries are history: the record keeps only what is still to go, and the new one — written only
+        // if the outbox is still as read (the relay marks entries published without this lock): else read it again.
+        const outbox = [
+          ...record.outbox.filter((e) => !e.publishedAt),
+          outboxEntry(EVENTS.checkout.welcomeCodeIssued, data, eventId),
+        ];
+        const res = await this.welcome
+          .updateOne({ _id: email, ...outboxAsRead(record.outbox) }, { $set: { outbox, outboxPending: true } })
+          .exec();
+        if (res.matchedCount === 1) {
+          this.logger.log({ code: code.code, eventId }, 'welcome code issued');
+          return;
+        }
+      }
     });
     this.relay
       .relay(email)
