@@ -412,10 +412,12 @@ describe('discount codes', () => {
       );
       await buy(first.body, earlier.token);
       const buyers = Array.from({ length: 20 }, () => customer());
+      // Each buyer on a product of their own: no product's stock hold puts them in a queue before the code.
+      const products = await Promise.all(buyers.map(() => addProduct(shop, { price: 10, countInStock: 5 })));
       const results = await Promise.all(
-        buyers.map((b) =>
+        buyers.map((b, i) =>
           api.create(
-            { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
+            { checkoutItems: [line(products[i])], shippingAddress: address(), discountCode: code.code },
             b.token,
           ),
         ),
@@ -433,12 +435,42 @@ describe('discount codes', () => {
       expect(await codeOf(code._id)).toEqual(expect.objectContaining({ held: 0, status: 'used up' }));
     });
 
+    it('20 holds at once on a code’s last use, straight at its counter: one holds it, whatever the limit', async () => {
+      const discounts = shop.checkout.app.get(DiscountsService);
+      for (const usageLimit of [1, 100_000]) {
+        const code = await newCode({ usageLimit, perCustomerLimit: 1 });
+        // All but one of its uses used already: a counter, so the last use costs what the first did.
+        await codes()
+          .updateOne({ _id: code._id }, { $set: { taken: usageLimit - 1, used: usageLimit - 1 } })
+          .exec();
+        const applied = await discounts.check(code.code, { userId: newUserId() }, 10_000);
+        const until = new Date(Date.now() + 60_000);
+        const holds = await Promise.allSettled(
+          Array.from({ length: 20 }, () =>
+            discounts.hold(applied, { userId: newUserId() }, new Types.ObjectId().toHexString(), until),
+          ),
+        );
+        expect(holds.filter((h) => h.status === 'fulfilled')).toHaveLength(1);
+        for (const h of holds.filter((h) => h.status === 'rejected'))
+          expect((h as PromiseRejectedResult).reason.message).toBe(DISCOUNT_MESSAGES.usedUp);
+        const counter = await codes().findById(code._id).lean().exec();
+        expect(counter).toEqual(expect.objectContaining({ taken: usageLimit, used: usageLimit - 1 }));
+        expect(counter?.unpaid).toHaveLength(1);
+        // Only the winner holds a unit of their own allowance too.
+        expect(
+          await customerCounters()
+            .countDocuments({ _id: { $regex: `^${code._id}:` }, taken: 1 })
+            .exec(),
+        ).toBe(1);
+      }
+    });
+
     it('10 checkouts at once by one customer on a code they may use once: one holds it', async () => {
       const code = await newCode({ perCustomerLimit: 1 });
-      const productId = await addProduct(shop, { price: 10, countInStock: 100 });
+      const products = await Promise.all(Array.from({ length: 10 }, () => addProduct(shop, { price: 10 })));
       const buyer = customer();
       const results = await Promise.all(
-        Array.from({ length: 10 }, () =>
+        products.map((productId) =>
           api.create(
             { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
             buyer.token,
@@ -574,6 +606,38 @@ describe('discount codes', () => {
   });
 
   describe('codes made before counters (discount_slots and discount_uses)', () => {
+    it('a code made without a counter after start (a rolling deploy) is backfilled by its first hold', async () => {
+      const codeId = new Types.ObjectId();
+      const name = uniqueCode('ROLLING');
+      await codes().collection.insertOne({
+        _id: codeId,
+        code: name,
+        type: 'percent',
+        percent: 10,
+        minSubtotalPence: null,
+        startsAt: null,
+        endsAt: null,
+        usageLimit: 1,
+        perCustomerLimit: null,
+        firstOrderOnly: false,
+        active: true,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      const productId = await addProduct(shop, { price: 10 });
+      const create = () =>
+        api.create(
+          { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: name },
+          customer().token,
+        );
+      const held = await create();
+      expect(held.status).toBe(201);
+      expect(await codes().findById(codeId).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 1, used: 0, unpaid: [held.body._id] }),
+      );
+      expect((await create()).body).toEqual({ statusCode: 400, message: DISCOUNT_MESSAGES.usedUp });
+    });
+
     it('are backfilled at start once: their uses and live holds read as before, and their holders go on from there', async () => {
       const raw = codes().collection;
       const slots = shop.checkout.app.get<Model<unknown>>(getModelToken('DiscountSlot')).collection;

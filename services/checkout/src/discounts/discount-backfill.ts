@@ -41,7 +41,8 @@ export class DiscountBackfill {
     return written;
   }
 
-  private async backfill(code: LegacyCode, now: Date): Promise<boolean> {
+  /** Backfills one code made before counters (a no-op once it has one); true when this call wrote it. */
+  async backfill(code: LegacyCode, now: Date): Promise<boolean> {
     const codeId = String(code._id);
     const [uses, slots] = await Promise.all([
       this.uses.find({ codeId }, { _id: 1 }).lean<Array<{ _id: string }>>().exec(),

@@ -66,18 +66,18 @@ export class UnitCounters {
   }
 
   /**
-   * A paid checkout keeps its unit until its order turns it into a use: moved from `unpaid` to `paid` when it still
-   * holds one, else taken again within `limit` (its hold ended and was given back meanwhile). False when none is left.
+   * A paid checkout keeps its unit until its order turns it into a use: moved from `unpaid` to `paid`. False when it
+   * holds no unpaid unit (its hold ended and was given back meanwhile, or this payment moved it already): the caller
+   * takes one within the limit, which {@link take} also answers true for a unit already kept.
    */
-  async keepForPaid(id: string, checkoutId: string, limit: FilterQuery<UnitCounter>, upsert = false): Promise<boolean> {
+  async moveToPaid(id: string, checkoutId: string): Promise<boolean> {
     const moved = await this.model
       .updateOne(
         { _id: id, unpaid: checkoutId },
         { $pull: { unpaid: checkoutId }, $unset: { [untilKey(checkoutId)]: 1 }, $push: { paid: checkoutId } },
       )
       .exec();
-    if (moved.modifiedCount === 1) return true;
-    return this.take(id, checkoutId, null, limit, upsert);
+    return moved.modifiedCount === 1;
   }
 
   /** Gives the checkout's unit back (its hold ended unpaid, or its payment was refunded): once. */

@@ -193,21 +193,27 @@ export class DiscountsService implements OnModuleInit {
     const discount = checkout.discount;
     if (!discount) return;
     const checkoutId = String(checkout._id);
-    const code = await this.codes.findById(discount.codeId).lean<LeanDiscountCode>().exec();
-    if (!code) throw new BadRequestException(DISCOUNT_MESSAGES.unknown);
+    // The code is read only when a unit must be taken again (its limits then apply): the usual payment moves them.
+    let code: LeanDiscountCode | null | undefined;
+    const terms = async () => {
+      code ??= await this.codes.findById(discount.codeId).lean<LeanDiscountCode>().exec();
+      if (!code) throw new BadRequestException(DISCOUNT_MESSAGES.unknown);
+      return code;
+    };
     const kept =
-      (await this.codeCounters.keepForPaid(discount.codeId, checkoutId, codeLimit(code))) ||
-      (await this.takeOfCode(code, checkoutId, null));
+      (await this.codeCounters.moveToPaid(discount.codeId, checkoutId)) ||
+      (await this.takeOfCode(await terms(), checkoutId, null));
     if (!kept) throw new BadRequestException(DISCOUNT_MESSAGES.usedUp);
     const customer = customerCounterOf(checkout);
-    const customerLimit = customerLimitOf(code);
-    if (!customer || customerLimit === null) return;
-    const keptToo = await this.customerCounters
-      .keepForPaid(customer, checkoutId, { taken: { $lt: customerLimit } }, true)
-      .catch(async (err: unknown) => {
-        await this.codeCounters.release(discount.codeId, checkoutId);
-        throw err;
-      });
+    if (!customer) return;
+    const keptToo = await (async () => {
+      if (await this.customerCounters.moveToPaid(customer, checkoutId)) return true;
+      const limit = customerLimitOf(await terms());
+      return limit === null || this.customerCounters.take(customer, checkoutId, null, { taken: { $lt: limit } }, true);
+    })().catch(async (err: unknown) => {
+      await this.codeCounters.release(discount.codeId, checkoutId);
+      throw err;
+    });
     if (keptToo) return;
     await this.codeCounters.release(discount.codeId, checkoutId);
     throw new BadRequestException(DISCOUNT_MESSAGES.perCustomerLimit);
@@ -276,6 +282,12 @@ export class DiscountsService implements OnModuleInit {
       if (await this.codeCounters.take(codeId, checkoutId, until, codeLimit(current))) return true;
       current = await this.codes.findById(codeId).lean<LeanDiscountCode>().exec();
       if (!current) return false;
+      // Made by a replica that predates counters while this one ran (a rolling deploy): backfilled now.
+      if (current.taken === undefined) {
+        await this.backfill.backfill(current, new Date());
+        current = await this.codes.findById(codeId).lean<LeanDiscountCode>().exec();
+        continue;
+      }
       const now = new Date();
       const freed = (await this.codeCounters.releaseExpired(current, now)).length;
       if (current.usageLimit !== null && liveTaken(current, now) >= current.usageLimit) return false;
