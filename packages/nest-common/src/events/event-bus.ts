@@ -194,6 +194,7 @@ export class EventBus {
       exchange: o.exchange,
       queue,
       handlers: { ...handlers },
+      retired: opts.retired?.filter((key) => !(key in handlers)),
       prefetch: o.prefetch,
       maxAttempts: o.maxAttempts,
       retryDelayMs: o.retryDelayMs,

@@ -65,6 +65,11 @@ export interface EventSubscribeOptions {
    * inbox's read and write per event would only repeat that guard.
    */
   inbox?: boolean;
+  /**
+   * Routing keys an earlier version of this service bound the queue to and it no longer handles: unbound at start,
+   * so their events stop reaching the queue (else each is dead-lettered as "no handler").
+   */
+  retired?: string[];
 }
 
 export interface EventPublishOptions {

@@ -16,9 +16,13 @@ export class DiscountEvents implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
-      [EVENTS.identity.subscriberSubscribed]: (event) =>
-        this.welcome.issue(event.eventId, (event.data as Partial<SubscriberSubscribedEvent> | undefined)?.email),
-    });
+    await this.bus.subscribe(
+      {
+        [EVENTS.identity.subscriberSubscribed]: (event) =>
+          this.welcome.issue(event.eventId, (event.data as Partial<SubscriberSubscribedEvent> | undefined)?.email),
+      },
+      // Counted its discount use once: checkout now counts it when it places the order (queues keep old bindings).
+      { retired: [EVENTS.orders.orderPlaced] },
+    );
   }
 }
