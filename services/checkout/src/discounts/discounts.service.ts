@@ -221,8 +221,8 @@ export class DiscountsService implements OnModuleInit {
 
   /**
    * Gives back whatever units the checkout holds and its order has not used (its hold ended unpaid, its payment was
-   * refunded, the checkout was never stored): once, however often it is called. `slots`: what `hold` resolved to,
-   * for a checkout not stored (yet).
+   * refunded, the checkout was never stored): once, however often it is called. A checkout not stored passes its id,
+   * buyer and the discount `hold` resolved to.
    */
   async release(checkout: DiscountedCheckout): Promise<void> {
     const checkoutId = String(checkout._id);
