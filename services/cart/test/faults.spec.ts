@@ -142,7 +142,7 @@ describe('cart when a dependency goes away', () => {
       expectUnavailable(await add(shopper, other));
       await expectReadyNames('redis');
       expect((await call('/health')).status).toBe(200);
-      // The order's event cannot be applied without the cart's lock: it is retried, not dropped.
+      // The order's event needs no Redis (a user's cart is changed by its version, not under a lock): never dropped.
       await placed(shopper, known, 1);
 
       await faulty.proxies.redis.open();

@@ -1,7 +1,8 @@
 // Discount codes (issue 24) against the real catalog, identity and orders, the test servers and the fake PayPal:
 // the admin's routes, every refusal at quote and checkout, the discounted total paid and kept on the order, a limited
-// code's use held, released when an unpaid checkout expires, counted once per placed order (20 buyers on one use
-// left → one order), and the newsletter's welcome code.
+// code's use held (one conditional counter: 20 buyers on one use left → one order; one customer racing themselves →
+// one hold), given back once when an unpaid checkout expires, counted once per placed order whatever repeats, codes
+// made before counters backfilled, and the newsletter's welcome code.
 import { getModelToken } from '@nestjs/mongoose';
 import {
   DISCOUNT_MESSAGES,
@@ -13,7 +14,10 @@ import {
 } from '@shop/contracts';
 import { EventBus, namespacedExchange } from '@shop/nest-common';
 import { deleteConsumerTopology, request, waitFor } from '@shop/nest-common/testing';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
+import { DiscountBackfill } from '../src/discounts/discount-backfill';
+import type { UnitCounter } from '../src/discounts/discount.schema';
+import { CheckoutsService } from '../src/checkouts/checkouts.service';
 import { DiscountsService } from '../src/discounts/discounts.service';
 import { WELCOME_CODE } from '../src/discounts/welcome-codes';
 import { addProduct, address, checkoutApi, line, newUserId, startShop, type Shop } from './checkout.fixtures';
@@ -83,6 +87,14 @@ describe('discount codes', () => {
     expect(order.status).toBe(201);
     return order.body;
   }
+  const codes = () => shop.checkout.app.get<Model<UnitCounter & { _id: unknown }>>(getModelToken('DiscountCode'));
+  const customerCounters = () =>
+    shop.checkout.app.get<Model<UnitCounter & { _id: string }>>(getModelToken('DiscountCustomer'));
+  /** Ends an unpaid checkout's hold of the code now (as its reservation's end would). */
+  const endHold = (codeId: string, checkoutId: string) =>
+    codes()
+      .updateOne({ _id: codeId }, { $set: { [`unpaidUntil.${checkoutId}`]: new Date(Date.now() - 1000) } })
+      .exec();
   const codeOf = async (id: string) =>
     ((await admin('GET')).body as Array<{ _id: string; uses: number; held: number; status: string }>).find(
       (c) => c._id === id,
@@ -256,7 +268,7 @@ describe('discount codes', () => {
       expect(order).toEqual(
         expect.objectContaining({ subtotal: 40, discount: { code: code.code, amount: 7.5 }, totalPrice: 32.5 }),
       );
-      await waitFor('the use counted', async () => (await codeOf(code._id)).uses === 1);
+      expect((await codeOf(code._id)).uses).toBe(1); // counted when the order was placed
     });
 
     it('flags priceAdjusted when the client sent the undiscounted total', async () => {
@@ -401,10 +413,12 @@ describe('discount codes', () => {
       );
       await buy(first.body, earlier.token);
       const buyers = Array.from({ length: 20 }, () => customer());
+      // Each buyer on a product of their own: no product's stock hold puts them in a queue before the code.
+      const products = await Promise.all(buyers.map(() => addProduct(shop, { price: 10, countInStock: 5 })));
       const results = await Promise.all(
-        buyers.map((b) =>
+        buyers.map((b, i) =>
           api.create(
-            { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
+            { checkoutItems: [line(products[i])], shippingAddress: address(), discountCode: code.code },
             b.token,
           ),
         ),
@@ -418,12 +432,62 @@ describe('discount codes', () => {
       expect(order.discount).toEqual({ code: code.code, amount: 1 });
       const orders = shop.orders.app.get<Model<{ discount?: { code: string } }>>(getModelToken('Order'));
       expect(await orders.countDocuments({ 'discount.code': code.code }).exec()).toBe(2);
-      await waitFor('both uses counted', async () => (await codeOf(code._id)).uses === 2);
+      expect((await codeOf(code._id)).uses).toBe(2);
       expect(await codeOf(code._id)).toEqual(expect.objectContaining({ held: 0, status: 'used up' }));
     });
 
-    it('counts one use however often the order-placed event is delivered', async () => {
-      const code = await newCode({ usageLimit: 5 });
+    it('20 holds at once on a code’s last use, straight at its counter: one holds it, whatever the limit', async () => {
+      const discounts = shop.checkout.app.get(DiscountsService);
+      for (const usageLimit of [1, 100_000]) {
+        const code = await newCode({ usageLimit, perCustomerLimit: 1 });
+        // All but one of its uses used already: a counter, so the last use costs what the first did.
+        await codes()
+          .updateOne({ _id: code._id }, { $set: { taken: usageLimit - 1, used: usageLimit - 1 } })
+          .exec();
+        const applied = await discounts.check(code.code, { userId: newUserId() }, 10_000);
+        const until = new Date(Date.now() + 60_000);
+        const holds = await Promise.allSettled(
+          Array.from({ length: 20 }, () =>
+            discounts.hold(applied, { userId: newUserId() }, new Types.ObjectId().toHexString(), until),
+          ),
+        );
+        expect(holds.filter((h) => h.status === 'fulfilled')).toHaveLength(1);
+        for (const h of holds.filter((h) => h.status === 'rejected'))
+          expect((h as PromiseRejectedResult).reason.message).toBe(DISCOUNT_MESSAGES.usedUp);
+        const counter = await codes().findById(code._id).lean().exec();
+        expect(counter).toEqual(expect.objectContaining({ taken: usageLimit, used: usageLimit - 1 }));
+        expect(counter?.unpaid).toHaveLength(1);
+        // Only the winner holds a unit of their own allowance too.
+        expect(
+          await customerCounters()
+            .countDocuments({ _id: { $regex: `^${code._id}:` }, taken: 1 })
+            .exec(),
+        ).toBe(1);
+      }
+    });
+
+    it('10 checkouts at once by one customer on a code they may use once: one holds it', async () => {
+      const code = await newCode({ perCustomerLimit: 1 });
+      const products = await Promise.all(Array.from({ length: 10 }, () => addProduct(shop, { price: 10 })));
+      const buyer = customer();
+      const results = await Promise.all(
+        products.map((productId) =>
+          api.create(
+            { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
+            buyer.token,
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of results.filter((r) => r.status !== 201))
+        expect(r.body).toEqual({ statusCode: 400, message: DISCOUNT_MESSAGES.perCustomerLimit });
+      const counter = await customerCounters().findById(`${code._id}:${buyer.id}`).lean().exec();
+      expect(counter).toEqual(expect.objectContaining({ taken: 1, used: 0 }));
+      expect(counter?.unpaid).toHaveLength(1);
+    });
+
+    it('counts one use per placed order: a finalize repeated or raced, and order events redelivered or replayed, change nothing', async () => {
+      const code = await newCode({ usageLimit: 5, perCustomerLimit: 2 });
       const productId = await addProduct(shop, { price: 10 });
       const { token, id: userId } = customer();
       const created = await api.create(
@@ -431,29 +495,55 @@ describe('discount codes', () => {
         token,
       );
       const order = await buy(created.body, token);
-      await waitFor('the use counted', async () => (await codeOf(code._id)).uses === 1);
-      // The broker redelivers, and a publisher retries with a new id: the checkout's use is still one.
-      const uses = shop.checkout.app.get<Model<unknown>>(getModelToken('DiscountUse'));
+      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 1, held: 0 }));
+      // Checkout counts the use itself, when it places the order: an orders.order.placed event (redelivered, or
+      // replayed with a new id) counts nothing, and neither does a finalize again, or three at once.
       const placed: OrderPlacedEvent = { orderId: order._id, checkoutId: created.body._id, userId, items: [] };
-      for (const eventId of ['redelivered-1', 'redelivered-1', 'redelivered-2'])
+      for (const eventId of ['redelivered-1', 'redelivered-1', 'replayed-2'])
         await bus.publish(EVENTS.orders.orderPlaced, placed, { eventId: `${eventId}:${created.body._id}` });
-      // And one whose use was never recorded (finalize crashed before counting) is counted by the event, once.
-      const other = customer();
-      const second = await api.create(
-        { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
-        other.token,
-      );
-      const secondOrder = await buy(second.body, other.token);
-      await uses.deleteOne({ _id: second.body._id }).exec();
-      const again: OrderPlacedEvent = { ...placed, orderId: secondOrder._id, checkoutId: second.body._id };
-      await Promise.all(
-        [1, 2, 3].map((i) =>
-          bus.publish(EVENTS.orders.orderPlaced, again, { eventId: `again-${i}-${second.body._id}` }),
-        ),
-      );
-      await waitFor('the second use counted', async () => (await codeOf(code._id)).uses === 2);
+      const again = await Promise.all([1, 2, 3].map(() => api.finalize(created.body._id, token)));
+      expect(again.map((r) => [r.status, r.body._id])).toEqual([1, 2, 3].map(() => [200, order._id]));
       await new Promise((r) => setTimeout(r, 500));
-      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 2, held: 0 }));
+      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 1, held: 0 }));
+      const counter = await codes().findById(code._id).lean().exec();
+      expect(counter).toEqual(expect.objectContaining({ taken: 1, used: 1, unpaid: [], paid: [] }));
+      expect(await customerCounters().findById(`${code._id}:${userId}`).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 1, used: 1, unpaid: [], paid: [] }),
+      );
+    });
+
+    it('a use left uncounted (pay stopped after placing the order) is counted once by the sweeper of claimed payments', async () => {
+      const code = await newCode({ usageLimit: 5 });
+      const productId = await addProduct(shop, { price: 10 });
+      const { token } = customer();
+      const created = await api.create(
+        { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: code.code },
+        token,
+      );
+      const order = await buy(created.body, token);
+      // As if pay had stopped after placing the order: the unit still held for the paid checkout, the payment claimed.
+      await codes()
+        .updateOne({ _id: code._id }, { $inc: { used: -1 }, $push: { paid: created.body._id } })
+        .exec();
+      await shop.checkout.app
+        .get<Model<unknown>>(getModelToken('Payment'))
+        .updateOne({ checkoutId: created.body._id }, { $set: { status: 'claimed' } })
+        .exec();
+      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 0, held: 1 }));
+      // A finalize does not count it (the order was not placed by it); the sweeper does, once, even twice at once.
+      expect((await api.finalize(created.body._id, token)).body._id).toBe(order._id);
+      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 0, held: 1 }));
+      const checkouts = shop.checkout.app.get(CheckoutsService);
+      const later = Date.now() + 10 * 60_000;
+      await Promise.all([checkouts.settleStalePayments(later), checkouts.settleStalePayments(later)]);
+      expect(await codeOf(code._id)).toEqual(expect.objectContaining({ uses: 1, held: 0 }));
+      expect(
+        await shop.checkout.app
+          .get<Model<{ status: string }>>(getModelToken('Payment'))
+          .findOne({ checkoutId: created.body._id })
+          .lean()
+          .exec(),
+      ).toMatchObject({ status: 'captured' });
     });
 
     it('frees the hold of an unpaid checkout that expired: the next buyer gets the use', async () => {
@@ -473,14 +563,14 @@ describe('discount codes', () => {
         );
       expect((await create()).body.message).toBe(DISCOUNT_MESSAGES.usedUp);
       // The first checkout's hold ends unpaid (as RESERVATION_SECONDS would end it).
-      const slots = shop.checkout.app.get<Model<unknown>>(getModelToken('DiscountSlot'));
-      await slots
-        .updateMany({ checkoutId: held.body._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } })
-        .exec();
+      await endHold(code._id, held.body._id);
       expect(await codeOf(code._id)).toEqual(expect.objectContaining({ held: 0, uses: 0 }));
       const taken = await create();
       expect(taken.status).toBe(201);
       expect(await codeOf(code._id)).toEqual(expect.objectContaining({ held: 1 }));
+      expect(await codes().findById(code._id).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 1, unpaid: [taken.body._id] }),
+      );
 
       // The first buyer pays late: the use is gone, so the payment is refunded and the checkout stays unpaid.
       const late = await api.pay(
@@ -491,9 +581,10 @@ describe('discount codes', () => {
       expect(late.status).toBe(409);
       expect(late.body.message).toMatch(/used up/);
       expect((await api.get(held.body._id, first.token)).body.isPaid).toBe(false);
+      expect(await codes().findById(code._id).lean().exec()).toEqual(expect.objectContaining({ taken: 1 }));
     });
 
-    it('the sweeper frees expired holds, and keeps those of a checkout paid meanwhile', async () => {
+    it('the sweeper frees expired holds once, and keeps the unit of a checkout paid meanwhile', async () => {
       const code = await newCode({ usageLimit: 3 });
       const productId = await addProduct(shop, { price: 10 });
       const a = customer();
@@ -512,16 +603,139 @@ describe('discount codes', () => {
         b.token,
       );
       expect(ok.status).toBe(200);
-      const slots = shop.checkout.app.get<Model<{ checkoutId: string; expiresAt: Date | null }>>(
-        getModelToken('DiscountSlot'),
+      // pay placed the order: the paid checkout's unit is a use
+      expect(await codes().findById(code._id).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 2, used: 1, unpaid: [unpaid.body._id], paid: [] }),
       );
-      expect((await slots.findOne({ checkoutId: paid.body._id }).lean().exec())?.expiresAt).toBeNull();
-      await slots.updateMany({ checkoutId: unpaid.body._id }, { $set: { expiresAt: new Date(Date.now() - 1) } }).exec();
-      expect(await shop.checkout.app.get(DiscountsService).releaseExpired()).toBeGreaterThanOrEqual(1);
-      expect(await slots.countDocuments({ checkoutId: unpaid.body._id }).exec()).toBe(0);
-      expect(await slots.countDocuments({ checkoutId: paid.body._id }).exec()).toBe(1);
+      await endHold(code._id, unpaid.body._id);
+      const discounts = shop.checkout.app.get(DiscountsService);
+      // Two sweeps at once (two replicas): the hold is given back once.
+      await Promise.all([discounts.releaseExpired(), discounts.releaseExpired()]);
+      expect(await codes().findById(code._id).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 1, used: 1, unpaid: [], paid: [] }),
+      );
       // pay placed the paid checkout's order: its use is counted, no longer held
       expect(await codeOf(code._id)).toEqual(expect.objectContaining({ held: 0, uses: 1 }));
+    });
+  });
+
+  describe('codes made before counters (discount_slots and discount_uses)', () => {
+    it('a code made without a counter after start (a rolling deploy) is backfilled by its first hold', async () => {
+      const codeId = new Types.ObjectId();
+      const name = uniqueCode('ROLLING');
+      await codes().collection.insertOne({
+        _id: codeId,
+        code: name,
+        type: 'percent',
+        percent: 10,
+        minSubtotalPence: null,
+        startsAt: null,
+        endsAt: null,
+        usageLimit: 1,
+        perCustomerLimit: null,
+        firstOrderOnly: false,
+        active: true,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      const productId = await addProduct(shop, { price: 10 });
+      const create = () =>
+        api.create(
+          { checkoutItems: [line(productId)], shippingAddress: address(), discountCode: name },
+          customer().token,
+        );
+      const held = await create();
+      expect(held.status).toBe(201);
+      expect(await codes().findById(codeId).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 1, used: 0, unpaid: [held.body._id] }),
+      );
+      expect((await create()).body).toEqual({ statusCode: 400, message: DISCOUNT_MESSAGES.usedUp });
+    });
+
+    it('are backfilled at start once: their uses and live holds read as before, and their holders go on from there', async () => {
+      const raw = codes().collection;
+      const slots = shop.checkout.app.get<Model<unknown>>(getModelToken('DiscountSlot')).collection;
+      const uses = shop.checkout.app.get<Model<unknown>>(getModelToken('DiscountUse')).collection;
+      const codeId = new Types.ObjectId();
+      const [usedBy, unpaidBy, paidBy, expiredBy] = [1, 2, 3, 4].map(() => new Types.ObjectId().toHexString());
+      const userId = newUserId();
+      const now = Date.now();
+      await raw.insertOne({
+        _id: codeId,
+        code: uniqueCode('LEGACY'),
+        type: 'percent',
+        percent: 10,
+        minSubtotalPence: null,
+        startsAt: null,
+        endsAt: null,
+        usageLimit: 10,
+        perCustomerLimit: 3,
+        firstOrderOnly: false,
+        active: true,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      const slot = (n: number, checkoutId: string, expiresAt: Date | null, usedAt: Date | null) => [
+        { _id: `${codeId}:${n}`, codeId: String(codeId), kind: 'total', userId, checkoutId, expiresAt, usedAt },
+        {
+          _id: `${codeId}:${userId}:${n}`,
+          codeId: String(codeId),
+          kind: 'customer',
+          userId,
+          checkoutId,
+          expiresAt,
+          usedAt,
+        },
+      ];
+      await slots.insertMany([
+        ...slot(1, usedBy, null, new Date(now - 60_000)),
+        ...slot(2, unpaidBy, new Date(now + 600_000), null),
+        ...slot(3, paidBy, null, null),
+        ...slot(4, expiredBy, new Date(now - 1000), null),
+      ] as never[]);
+      await uses.insertOne({
+        _id: usedBy,
+        codeId: String(codeId),
+        code: 'LEGACY',
+        userId,
+        amountPence: 100,
+        usedAt: new Date(),
+      } as never);
+
+      const backfill = shop.checkout.app.get(DiscountBackfill);
+      const [first, second] = await Promise.all([backfill.run(), backfill.run()]);
+      expect(first + second).toBeGreaterThanOrEqual(1);
+      expect(await backfill.run()).toBe(0);
+      expect(await codes().findById(codeId).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 3, used: 1, unpaid: [unpaidBy], paid: [paidBy] }),
+      );
+      expect(await codeOf(String(codeId))).toEqual(expect.objectContaining({ uses: 1, held: 2, status: 'active' }));
+      expect(await customerCounters().findById(`${codeId}:${userId}`).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 3, used: 1, unpaid: [unpaidBy], paid: [paidBy] }),
+      );
+
+      // The paid checkout's order is placed: its use counted once on both counters (its slots name them, old style).
+      const discounts = shop.checkout.app.get(DiscountsService);
+      const legacy = (checkoutId: string, n: number) => ({
+        _id: new Types.ObjectId(checkoutId),
+        user: { _id: userId, name: 'Old Timer' },
+        discount: {
+          codeId: String(codeId),
+          code: 'LEGACY',
+          amountPence: 100,
+          slots: [`${codeId}:${n}`, `${codeId}:${userId}:${n}`],
+        },
+      });
+      expect(await discounts.countUse(legacy(paidBy, 3))).toBe(true);
+      expect(await discounts.countUse(legacy(paidBy, 3))).toBe(false);
+      await discounts.release(legacy(unpaidBy, 2));
+      await discounts.release(legacy(unpaidBy, 2));
+      expect(await codes().findById(codeId).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 2, used: 2, unpaid: [], paid: [] }),
+      );
+      expect(await customerCounters().findById(`${codeId}:${userId}`).lean().exec()).toEqual(
+        expect.objectContaining({ taken: 2, used: 2, unpaid: [], paid: [] }),
+      );
     });
   });
 

@@ -303,6 +303,30 @@ describe('EventBus (real RabbitMQ)', () => {
     });
   });
 
+  it('unbinds the keys a queue no longer handles (`retired`), so their events stop reaching it', async () => {
+    const q = queue('retired');
+    const before = await started('retired');
+    await before.subscribe(
+      { 'orders.order.placed': async () => undefined, 'identity.user.deleted': async () => undefined },
+      { queue: q },
+    );
+    await before.close();
+    const got: string[] = [];
+    const after = await started('retired');
+    await after.subscribe(
+      { 'identity.user.deleted': async (e) => void got.push(e.eventId) },
+      { queue: q, retired: ['orders.order.placed'] },
+    );
+    const publisher = await started('orders');
+    await publisher.publish('orders.order.placed', { orderId: 'o-9' });
+    const deleted = await publisher.publish('identity.user.deleted', { userId: 'u-9' });
+    await waitFor('the handled event', () => got.length === 1);
+    await after.close();
+    expect(got).toEqual([deleted.eventId]);
+    expect(await depth(q)).toBe(0);
+    expect(await depth(`${q}.dlq`)).toBe(0); // the retired event never reached the queue
+  });
+
   it('loses nothing published while the consumer is down: a new consumer on the same queue gets it', async () => {
     const q = queue('restart');
     const first = await started('restart');

@@ -185,7 +185,8 @@ export class EventBus {
     if (Object.keys(handlers).length === 0) throw new Error('EventBus: subscribe() needs at least one handler');
     const o = this.options;
     const queue = opts.queue ?? `${o.queuePrefix}${o.service}.events`;
-    if (!o.store) {
+    const store = opts.inbox === false ? undefined : o.store;
+    if (!store && opts.inbox !== false) {
       this.logger.warn({ queue }, 'no ProcessedEventStore: redelivered events reach the handlers again');
     }
     const consumer = new EventConsumer(this.manager, {
@@ -193,13 +194,14 @@ export class EventBus {
       exchange: o.exchange,
       queue,
       handlers: { ...handlers },
+      retired: opts.retired?.filter((key) => !(key in handlers)),
       prefetch: o.prefetch,
       maxAttempts: o.maxAttempts,
       retryDelayMs: o.retryDelayMs,
       confirmTimeoutMs: o.publishTimeoutMs,
       drainTimeoutMs: o.drainTimeoutMs,
       logger: this.logger,
-      store: o.store,
+      store,
       metrics: o.metrics,
     });
     await consumer.start(o.connectTimeoutMs);

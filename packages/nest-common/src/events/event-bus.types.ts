@@ -59,6 +59,17 @@ export type EventHandlers = Record<string, EventHandler>;
 export interface EventSubscribeOptions {
   /** Default `${queuePrefix}${service}.events`. One queue per consuming service; replicas share it. */
   queue?: string;
+  /**
+   * Whether the bus's ProcessedEventStore (the inbox) dedupes these handlers' events; default true. false when every
+   * handler is idempotent by a key of its own (a line taken out once per order id, a record deleted once): the
+   * inbox's read and write per event would only repeat that guard.
+   */
+  inbox?: boolean;
+  /**
+   * Routing keys an earlier version of this service bound the queue to and it no longer handles: unbound at start,
+   * so their events stop reaching the queue (else each is dead-lettered as "no handler").
+   */
+  retired?: string[];
 }
 
 export interface EventPublishOptions {

@@ -12,6 +12,8 @@ export interface EventConsumerConfig {
   exchange: string;
   queue: string;
   handlers: EventHandlers;
+  /** Routing keys this queue was bound to by an earlier version and no longer handles: unbound at start. */
+  retired?: string[];
   prefetch: number;
   maxAttempts: number;
   retryDelayMs: number;
@@ -95,6 +97,8 @@ export class EventConsumer {
     // Anything the broker dead-letters itself (a nack without requeue) lands in the DLQ too.
     await channel.assertQueue(queue, { durable: true, deadLetterExchange: dlx });
     for (const pattern of this.patterns) await channel.bindQueue(queue, exchange, pattern);
+    // A binding left by a handler since removed would fill the DLQ with "no handler" (unbinding none is a no-op).
+    for (const key of this.cfg.retired ?? []) await channel.unbindQueue(queue, exchange, key);
     if (this.closing) return;
     await channel.prefetch(this.cfg.prefetch);
     const { consumerTag } = await channel.consume(

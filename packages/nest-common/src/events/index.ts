@@ -23,6 +23,7 @@ export { DeadLetters, type DeadLetter } from './dead-letters';
 export {
   OutboxEntrySchema,
   OutboxRelay,
+  outboxAsRead,
   outboxEntry,
   type OutboxDocument,
   type OutboxEntry,

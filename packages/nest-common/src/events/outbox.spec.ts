@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import * as amqplib from 'amqplib';
-import Redis from 'ioredis';
 import mongoose, { Schema, Types, type Connection, type Model } from 'mongoose';
 import type { EventEnvelope } from '@shop/contracts';
 import { EventBus } from './event-bus';
 import type { EventBusLogger } from './event-bus.types';
 import { OutboxEntrySchema, OutboxRelay, outboxEntry, type OutboxEntry } from './outbox';
-import { withRedisLock } from '../redis/redis-lock';
 import { TcpProxy } from '../testing/tcp-proxy';
 import { waitFor } from '../testing/wait-for';
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const MONGO_URL = process.env.TEST_MONGO_URL ?? 'mongodb://127.0.0.1:27018';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const suite = randomUUID().slice(0, 8);
 const dbName = `test_outbox_${suite}`;
 const exchange = `test.outbox.${suite}`;
@@ -48,9 +45,8 @@ const ThingSchema = new Schema<Thing>({
   outboxPending: { type: Boolean, default: false, index: true },
 });
 
-describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
+describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ)', () => {
   let conn: Connection;
-  let redis: Redis;
   let raw: amqplib.ChannelModel;
   let ch: amqplib.Channel;
   let bus: EventBus;
@@ -59,14 +55,7 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
   const proxies: TcpProxy[] = [];
   /** Every envelope the exchange routed, as a consumer connected straight to RabbitMQ received it. */
   const received: EventEnvelope[] = [];
-  const lockedIds: string[] = [];
   let collections = 0;
-
-  /** The owner's lock: the relay marks entries published under it, the owner's writes take it too. */
-  const lock = <R>(id: string, fn: () => Promise<R>): Promise<R> => {
-    lockedIds.push(id);
-    return withRedisLock(redis, `test:outbox:${suite}:${id}`, fn);
-  };
 
   /** A fresh collection per test, so that one test's pending documents never reach another's sweep. */
   function things(): Model<Thing> {
@@ -79,16 +68,25 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     extra: { bus?: EventBus; intervalMs?: number; batchSize?: number; payload?: (entry: OutboxEntry) => unknown } = {},
   ) {
     const logger = collectingLogger();
-    const relay = new OutboxRelay({ model, bus, lock, logger, ...extra });
+    const relay = new OutboxRelay({ model, bus, logger, ...extra });
     relays.push(relay);
     return { relay, logger };
   }
 
-  /** The owner appending a fact's event: one single-document write, under the document's lock. */
+  /** The owner appending a fact's event: one single-document write, no lock. */
   async function append(model: Model<Thing>, id: Types.ObjectId, entry: OutboxEntry): Promise<void> {
-    await lock(String(id), () =>
-      model.updateOne({ _id: id }, { $push: { outbox: entry }, $set: { outboxPending: true } }).exec(),
-    );
+    await model.updateOne({ _id: id }, { $push: { outbox: entry }, $set: { outboxPending: true } }).exec();
+  }
+
+  /** A bus whose publishes wait for `gate` (the owner writes meanwhile), then go out. */
+  function gatedBus(gate: Promise<void>, publishing: () => void): EventBus {
+    const gated = Object.create(bus) as EventBus;
+    gated.publish = async <T>(type: string, data: T, opts?: Parameters<EventBus['publish']>[2]) => {
+      publishing();
+      await gate;
+      return bus.publish(type, data, opts);
+    };
+    return gated;
   }
 
   const copies = (eventId: string) => received.filter((e) => e.eventId === eventId).length;
@@ -97,7 +95,6 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
 
   beforeAll(async () => {
     conn = await mongoose.createConnection(MONGO_URL, { dbName, serverSelectionTimeoutMS: 5000 }).asPromise();
-    redis = new Redis(REDIS_URL);
     raw = await amqplib.connect(AMQP_URL);
     ch = await raw.createChannel();
     await ch.assertExchange(exchange, 'topic', { durable: true });
@@ -118,7 +115,6 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     await raw.close();
     await conn.dropDatabase();
     await conn.close();
-    await redis.quit();
   });
 
   it('relay(id) publishes each pending entry once, in order, keeping eventId and occurredAt, and marks them published', async () => {
@@ -163,7 +159,6 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
       }),
     ]);
     expect(after.name).toBe('desk lamp'); // the rest of the document is left alone
-    expect(lockedIds).toContain(id); // marked under the owner's lock
 
     // Nothing left to relay: a second relay publishes nothing.
     expect(await relay.relay(id)).toBe(0);
@@ -181,7 +176,7 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
       const doc = await Things.create({ name: 'mug', outbox: [placed], outboxPending: true });
       expect(await relay.relay(String(doc._id), [placed])).toBe(1);
       await waitFor('the event', () => copies(placed.eventId) === 1);
-      expect(reads).toHaveBeenCalledTimes(1); // marking it published, under the lock; no read before publishing
+      expect(reads).not.toHaveBeenCalled(); // no read to publish, none to mark: one conditional update
       expect((await stored(Things, doc._id)).outboxPending).toBe(false);
 
       // A relay of the document already waiting (the sweep found it first): the write's own relay joins the
@@ -196,7 +191,7 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
       expect([bySweep, byWrite]).toEqual([1, 1]); // one relay, joined: the entry counted by both callers
       await sleep(200);
       expect(copies(second.eventId)).toBe(1);
-      expect(reads.mock.calls.length).toBeGreaterThanOrEqual(2); // read to publish, read to mark
+      expect(reads.mock.calls.length).toBeGreaterThanOrEqual(1); // read to publish (marked from that read)
     } finally {
       reads.mockRestore();
     }
@@ -255,29 +250,21 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     const first = outboxEntry('test.thing.created', { n: 1 });
     const doc = await Things.create({ name: 'table', outbox: [first], outboxPending: true });
     const id = String(doc._id);
-    const { relay } = relayFor(Things);
-
-    // The owner holds the document's lock (a write in progress) while the relay publishes.
-    let holding!: () => void;
     let release!: () => void;
-    const held = new Promise<void>((r) => (holding = r));
+    let publishing!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const later = outboxEntry('test.thing.renamed', { n: 2 });
-    const owner = lock(id, async () => {
-      holding();
-      await gate;
-      await Things.updateOne({ _id: doc._id }, { $set: { name: 'big table' }, $push: { outbox: later } }).exec();
-    });
-    await held;
+    const started = new Promise<void>((r) => (publishing = r));
+    const { relay } = relayFor(Things, { bus: gatedBus(gate, () => publishing()) });
 
-    let settled = false;
-    const relaying = relay.relay(id).finally(() => (settled = true));
-    await waitFor('the first event', () => copies(first.eventId) === 1);
-    await sleep(150);
-    expect(settled).toBe(false); // published, now waiting for the lock to mark it
-    expect((await stored(Things, doc._id)).outbox[0].publishedAt).toBeNull();
+    // The relay has read the outbox and is publishing when the owner renames the thing and appends an event.
+    const relaying = relay.relay(id);
+    await started;
+    const later = outboxEntry('test.thing.renamed', { n: 2 });
+    await Things.updateOne(
+      { _id: doc._id },
+      { $set: { name: 'big table', outboxPending: true }, $push: { outbox: later } },
+    ).exec();
     release();
-    await owner;
     expect(await relaying).toBe(1);
 
     let after = await stored(Things, doc._id);
@@ -293,6 +280,33 @@ describe('OutboxRelay (real FerretDB/MongoDB + RabbitMQ + Redis)', () => {
     after = await stored(Things, doc._id);
     expect(after.outboxPending).toBe(false);
     expect(copies(first.eventId)).toBe(1);
+  });
+
+  it('marks an entry published where it is now, when the owner rewrote the outbox meanwhile', async () => {
+    const Things = things();
+    const old = { ...outboxEntry('test.thing.created', { n: 0 }), publishedAt: new Date() };
+    const pending = outboxEntry('test.thing.renamed', { n: 1 });
+    const doc = await Things.create({ name: 'shelf', outbox: [old, pending], outboxPending: true });
+    let release!: () => void;
+    let publishing!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const started = new Promise<void>((r) => (publishing = r));
+    const { relay } = relayFor(Things, { bus: gatedBus(gate, () => publishing()) });
+
+    const relaying = relay.relay(String(doc._id));
+    await started;
+    // The owner keeps only what is still to go, plus a new entry: the pending one moves from position 1 to 0.
+    const newer = outboxEntry('test.thing.renamed', { n: 2 });
+    await Things.updateOne({ _id: doc._id }, { $set: { outbox: [pending, newer], outboxPending: true } }).exec();
+    release();
+    expect(await relaying).toBe(1);
+
+    const after = await stored(Things, doc._id);
+    expect(after.outbox.map((e) => [e.eventId, e.publishedAt instanceof Date])).toEqual([
+      [pending.eventId, true],
+      [newer.eventId, false],
+    ]);
+    expect(after.outboxPending).toBe(true);
   });
 
   it("overlapping relays of one document (a write's own and the sweep's) publish each entry once", async () => {

@@ -31,6 +31,52 @@ export const OutboxEntrySchema = new Schema<OutboxEntry>(
   { _id: false, minimize: false },
 );
 
+/** Rounds of read-and-mark before a relay leaves its entries pending (each lost round is another write). */
+const MARK_ATTEMPTS = 5;
+
+/**
+ * The conditional update that marks `eventIds` published in an outbox read as `outbox`: the filter pins the read
+ * (its length, and the eventId at each position marked), the set writes each `publishedAt` and `outboxPending`.
+ * Undefined when none of them is pending in it.
+ */
+export function publishedMark(
+  id: unknown,
+  outbox: OutboxEntry[],
+  eventIds: string[],
+  at: Date,
+): { filter: Record<string, unknown>; set: Record<string, unknown> } | undefined {
+  const filter: Record<string, unknown> = { _id: id, outbox: { $size: outbox.length } };
+  const set: Record<string, unknown> = {};
+  let pending = false;
+  outbox.forEach((entry, i) => {
+    if (entry.publishedAt) return;
+    if (!eventIds.includes(entry.eventId)) {
+      pending = true;
+      return;
+    }
+    filter[`outbox.${i}.eventId`] = entry.eventId;
+    set[`outbox.${i}.publishedAt`] = at;
+  });
+  if (!Object.keys(set).length) return undefined;
+  set.outboxPending = pending;
+  return { filter, set };
+}
+
+/**
+ * A filter that finds a document's outbox still as it was read (`seen`): the same length, each entry's eventId at its
+ * position, and the entries unpublished then still unpublished. An owner that rewrites its outbox from a read (to
+ * drop published entries, say) writes with it: a relay's mark made meanwhile then makes the write miss — read again
+ * and write again — rather than be undone (an entry published twice). An owner that only appends uses `$push`.
+ */
+export function outboxAsRead(seen: OutboxEntry[]): Record<string, unknown> {
+  const filter: Record<string, unknown> = { outbox: { $size: seen.length } };
+  seen.forEach((entry, i) => {
+    filter[`outbox.${i}.eventId`] = entry.eventId;
+    if (!entry.publishedAt) filter[`outbox.${i}.publishedAt`] = null;
+  });
+  return filter;
+}
+
 /** A new entry for a document's outbox; pass a stable `eventId` when the fact can only happen once. */
 export function outboxEntry<T>(type: string, data: T, eventId: string = randomUUID()): OutboxEntry<T> {
   return { eventId, type, data, occurredAt: new Date(), publishedAt: null };
@@ -47,11 +93,6 @@ export interface OutboxRelayOptions {
   /** The collection whose documents carry an outbox (`outbox` + an indexed `outboxPending`). */
   model: Model<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   bus: EventBus;
-  /**
-   * Serialises writes to one document: the same lock the owner's own writes take, because on FerretDB no
-   * update is atomic and marking an entry published must not overwrite a concurrent change.
-   */
-  lock: <R>(id: string, fn: () => Promise<R>) => Promise<R>;
   logger: EventBusLogger;
   /** How often documents with unpublished entries are looked for; default 5000 ms. */
   intervalMs?: number;
@@ -117,6 +158,7 @@ export class OutboxRelay {
   private async relayOnce(id: string, created?: OutboxEntry[]): Promise<number> {
     const outbox =
       created ?? (await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec())?.outbox;
+    if (!outbox) return 0;
     const pending = (outbox ?? []).filter((e) => !e.publishedAt);
     if (!pending.length) return 0;
     const published: string[] = [];
@@ -134,7 +176,7 @@ export class OutboxRelay {
       metrics?.outboxFailures.inc({ collection: this.collection });
       throw err;
     } finally {
-      if (published.length) await this.markPublished(id, published);
+      if (published.length) await this.markPublished(id, published, outbox);
     }
     return published.length;
   }
@@ -185,23 +227,29 @@ export class OutboxRelay {
     return relayed;
   }
 
-  private async markPublished(id: string, eventIds: string[]): Promise<void> {
+  /**
+   * Marks the entries published, without a lock: one conditional update of the outbox as it was read — the same
+   * length (nothing appended or dropped since) and each entry still at its position — that sets their `publishedAt`
+   * and `outboxPending` (whether any other entry still waits). Atomic per document in MongoDB (and our FerretDB
+   * build), so it never overwrites an entry another write appended: when the outbox changed meanwhile, the update
+   * matches nothing, and the outbox is read again and marked again. `seen`: the outbox as this relay read it.
+   */
+  private async markPublished(id: string, eventIds: string[], seen: OutboxEntry[]): Promise<void> {
     const at = new Date();
-    await this.options.lock(id, async () => {
-      const doc = await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec();
-      if (!doc?.outbox) return;
-      const outbox = doc.outbox.map((e) =>
-        eventIds.includes(e.eventId) && !e.publishedAt ? { ...e, publishedAt: at } : e,
-      );
-      await this.options.model
-        .updateOne(
-          { _id: doc._id },
-          { $set: { outbox, outboxPending: outbox.some((e) => !e.publishedAt) } },
-          // Bookkeeping, not a change to the document itself: its updatedAt stays.
-          { timestamps: false },
-        )
+    let outbox: OutboxEntry[] | undefined = seen;
+    for (let attempt = 0; outbox && attempt < MARK_ATTEMPTS; attempt++) {
+      const mark = publishedMark(id, outbox, eventIds, at);
+      if (!mark) return; // none of them is in the outbox any more (the owner dropped them)
+      const res = await this.options.model
+        // Bookkeeping, not a change to the document itself: its updatedAt stays.
+        .updateOne(mark.filter, { $set: mark.set }, { timestamps: false })
         .exec();
-    });
+      if (res.matchedCount === 1) return;
+      outbox = (await this.options.model.findById(id, { outbox: 1 }).lean<OutboxDocument>().exec())?.outbox;
+    }
+    if (outbox)
+      // Left pending: the sweep publishes them again, with the same eventIds, which consumers dedupe.
+      this.options.logger.warn({ collection: this.collection, id }, 'outbox entries not marked published: busy');
   }
 
   private get collection(): string {

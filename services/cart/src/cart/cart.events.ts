@@ -12,7 +12,9 @@ import { CartService } from './cart.service';
 
 /**
  * Events the cart acts on. Orders and user deletions: once per service (queue `<namespace>cart.events`,
- * replicas share it; each handler is safe to run twice). Product changes: on every replica, since each
+ * replicas share it), each handler idempotent by its own key, so the inbox is not consulted: an order's lines leave
+ * the cart once because the cart remembers the order id in the same compare-and-set write, and a deleted cart stays
+ * deleted. Product changes: on every replica, since each
  * keeps its own copy of the products it prices.
  */
 @Injectable()
@@ -24,10 +26,14 @@ export class CartEvents implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
-      [EVENTS.orders.orderPlaced]: (event) => this.carts.applyOrder(event.data as OrderPlacedEvent),
-      [EVENTS.identity.userDeleted]: (event) => this.carts.removeUserCart((event.data as UserDeletedEvent).userId),
-    });
+    await this.bus.subscribe(
+      {
+        [EVENTS.orders.orderPlaced]: (event) => this.carts.applyOrder(event.data as OrderPlacedEvent),
+        [EVENTS.identity.userDeleted]: (event) => this.carts.removeUserCart((event.data as UserDeletedEvent).userId),
+      },
+      // Both idempotent by their own keys (the cart remembers the order id; a deleted cart stays deleted): no inbox.
+      { inbox: false },
+    );
     const forget = (event: { data: ProductChangedEvent | ProductDeletedEvent }) => {
       if (typeof event.data?.productId === 'string') this.products.invalidate(event.data.productId);
     };

@@ -21,7 +21,7 @@ import {
   type LineKey,
   type StoredCart,
 } from './cart.model';
-import { CartRepository, type CartChange, type CartRead, type ChangedCart } from './storage/cart.repository';
+import { CartRepository, type CartChange, type ChangedCart } from './storage/cart.repository';
 import type { CartOwner } from './storage/cart-store';
 
 export interface LineRequest {
@@ -46,8 +46,7 @@ function refused({ status, message }: LineRefusal): Error {
 
 /**
  * The cart's use cases. Products are read from the catalog before a cart is changed, so a catalog outage
- * fails a request (503) before anything is written, and a user cart's lock is held only for the cart's own
- * read and write.
+ * fails a request (503) before anything is written; the change itself is a compare-and-set (CartRepository).
  */
 @Injectable()
 export class CartService {
@@ -122,9 +121,10 @@ export class CartService {
   }
 
   /**
-   * Takes a guest's cart into the user's: lines add up (capped by stock and 99), then the guest cart is
-   * removed. Both carts are locked (user, then guest), and the user's cart remembers the guest cart's id,
-   * so a repeated, concurrent or half-finished merge never adds the same guest lines twice.
+   * Takes a guest's cart into the user's: lines add up (capped by stock and 99), then the guest cart is removed.
+   * The guest cart is locked meanwhile (its changes wait: one written between the read and the delete would be lost
+   * with it); the user's is changed by compare-and-set as any change, and remembers the guest cart's id, so a
+   * repeated, concurrent or half-finished merge never adds the same guest lines twice.
    */
   async merge(userId: string, guest: CartOwner): Promise<CartJson> {
     const user: CartOwner = { kind: 'user', id: userId };
@@ -132,29 +132,27 @@ export class CartService {
     const products = await this.products.getMany(
       [...(guestCart?.lines ?? []), ...(userCart?.lines ?? [])].map((l) => l.productId),
     );
-    const merged = await this.carts.locked(user, () =>
-      this.carts.locked(guest, async () => {
-        const taken = await this.carts.read(guest);
-        if (!taken) return undefined;
-        const missing = taken.lines.map((l) => l.productId).filter((id) => !products.has(id));
-        if (missing.length) for (const [id, info] of await this.products.getMany(missing)) products.set(id, info);
-        const changed = await this.carts.changeLocked(user, (cart) => {
-          if (!taken.lines.length || (taken.cartId && cart.mergedCarts.includes(taken.cartId))) return undefined;
-          const capOf = (line: StoredLine) => {
-            const info = products.get(line.productId);
-            return info ? lineCap(stockOf(info, line)) : undefined;
-          };
-          const lines = mergeLines(cart.lines, taken.lines, capOf).slice(0, MAX_CART_LINES);
-          return {
-            ...cart,
-            lines,
-            mergedCarts: taken.cartId ? remember(cart.mergedCarts, taken.cartId) : cart.mergedCarts,
-          };
-        });
-        await this.carts.remove(guest);
-        return changed?.cart;
-      }),
-    );
+    const merged = await this.carts.locked(guest, async () => {
+      const taken = await this.carts.read(guest);
+      if (!taken) return undefined;
+      const missing = taken.lines.map((l) => l.productId).filter((id) => !products.has(id));
+      if (missing.length) for (const [id, info] of await this.products.getMany(missing)) products.set(id, info);
+      const changed = await this.carts.change(user, (cart) => {
+        if (!taken.lines.length || (taken.cartId && cart.mergedCarts.includes(taken.cartId))) return undefined;
+        const capOf = (line: StoredLine) => {
+          const info = products.get(line.productId);
+          return info ? lineCap(stockOf(info, line)) : undefined;
+        };
+        const lines = mergeLines(cart.lines, taken.lines, capOf).slice(0, MAX_CART_LINES);
+        return {
+          ...cart,
+          lines,
+          mergedCarts: taken.cartId ? remember(cart.mergedCarts, taken.cartId) : cart.mergedCarts,
+        };
+      });
+      await this.carts.remove(guest);
+      return changed?.cart;
+    });
     const cart = merged ?? (await this.carts.read(user));
     return this.respond(user, cart, products);
   }
@@ -189,26 +187,16 @@ export class CartService {
 
   /**
    * Reads the cart and its products plus the line's one, then applies the change `makeChange` makes from those
-   * products (it may refuse with an exception before anything is written). A user's cart is read once, inside its
-   * lock, and written there; a guest's change starts from the same read and is written only if the cart is still
-   * so (else read again and changed again: CartRepository.change).
+   * products (it may refuse with an exception before anything is written). The change starts from the same read and
+   * is written only if the cart is still so (else read again and changed again: CartRepository.change).
    */
   private async changeWithProducts(
     owner: CartOwner,
     key: LineKey,
     makeChange: (products: Map<string, ProductInfo | null>) => CartChange,
   ): Promise<{ result: ChangedCart | undefined; products: Map<string, ProductInfo | null> }> {
-    const productsOf = (seen: CartRead) =>
-      this.products.getMany([key.productId, ...(seen.cart?.lines ?? []).map((l) => l.productId)]);
-    if (owner.kind === 'user') {
-      return this.carts.locked(owner, async () => {
-        const seen = await this.carts.readForChange(owner);
-        const products = await productsOf(seen);
-        return { result: await this.carts.changeLocked(owner, makeChange(products), seen), products };
-      });
-    }
     const seen = await this.carts.readForChange(owner);
-    const products = await productsOf(seen);
+    const products = await this.products.getMany([key.productId, ...(seen.cart?.lines ?? []).map((l) => l.productId)]);
     return { result: await this.carts.change(owner, makeChange(products), seen), products };
   }
 

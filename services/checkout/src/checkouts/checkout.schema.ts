@@ -24,7 +24,7 @@ export class Buyer {
   @Prop() email?: string;
 }
 
-/** The discount code a checkout applied (pence), and the uses of a limited code it holds (DiscountSlot ids). */
+/** The discount code a checkout applied (pence), and the counters holding its use (DiscountsService.hold). */
 @Schema({ _id: false, versionKey: false })
 export class AppliedDiscount {
   @Prop({ required: true }) codeId!: string;

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdminDiscountsController } from '../discounts/admin-discounts.controller';
+import { DiscountBackfill } from '../discounts/discount-backfill';
 import { DiscountEvents } from '../discounts/discount-events';
 import {
   DiscountCode,
   DiscountCodeSchema,
+  DiscountCustomer,
+  DiscountCustomerSchema,
   DiscountSlot,
   DiscountSlotSchema,
   DiscountUse,
@@ -30,6 +33,7 @@ import { Payment, PaymentSchema } from './payment.schema';
       { name: Checkout.name, schema: CheckoutSchema },
       { name: Payment.name, schema: PaymentSchema },
       { name: DiscountCode.name, schema: DiscountCodeSchema },
+      { name: DiscountCustomer.name, schema: DiscountCustomerSchema },
       { name: DiscountSlot.name, schema: DiscountSlotSchema },
       { name: DiscountUse.name, schema: DiscountUseSchema },
       { name: WelcomeCode.name, schema: WelcomeCodeSchema },
@@ -38,6 +42,14 @@ import { Payment, PaymentSchema } from './payment.schema';
     PeersModule,
   ],
   controllers: [CheckoutsController, AdminDiscountsController],
-  providers: [CheckoutLocks, CheckoutsService, DiscountsService, WelcomeCodes, DiscountEvents, CheckoutFinalizer],
+  providers: [
+    CheckoutLocks,
+    CheckoutsService,
+    DiscountBackfill,
+    DiscountsService,
+    WelcomeCodes,
+    DiscountEvents,
+    CheckoutFinalizer,
+  ],
 })
 export class CheckoutsModule {}

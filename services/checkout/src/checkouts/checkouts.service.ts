@@ -189,7 +189,7 @@ export class CheckoutsService implements OnModuleInit {
       return toCheckoutJson(created.toObject() as LeanCheckout);
     } catch (err) {
       await this.releaseQuietly(checkoutId);
-      if (discount) await this.discounts.release(checkoutId).catch(() => undefined);
+      if (discount) await this.discounts.release({ _id: id, user: buyer, discount }).catch(() => undefined);
       throw err;
     }
   }
@@ -292,7 +292,7 @@ export class CheckoutsService implements OnModuleInit {
       await this.discounts.keepForPaid(checkout);
     } catch (err) {
       if (!(err instanceof BadRequestException)) throw err;
-      await this.discounts.release(checkoutId);
+      await this.discounts.release(checkout);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
@@ -301,7 +301,7 @@ export class CheckoutsService implements OnModuleInit {
       held = await this.holdUntilFinalized(checkout);
     } catch (err) {
       if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
-      await this.discounts.release(checkoutId);
+      await this.discounts.release(checkout);
       await this.refund(payment);
       throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
     }
@@ -337,15 +337,18 @@ export class CheckoutsService implements OnModuleInit {
 
   /**
    * Places the paid checkout's order (idempotent: orders keys it by the checkout), counts its discount's use and
-   * marks its payment captured: money taken has its order. Orders away or slow (a 503) leaves the payment claimed,
-   * for finalize or the sweeper of claimed payments to finish; the buyer has paid either way.
+   * marks its payment captured: money taken has its order. Orders away or slow (a 503), or any other failure, leaves
+   * the payment claimed, for finalize or the sweeper of claimed payments to finish; the buyer has paid either way.
    */
   private async placeOrderOrLeaveIt(checkout: LeanCheckout, payment?: LeanPayment): Promise<void> {
     try {
       await this.placeOrder(checkout, payment);
     } catch (err) {
-      if (!(err instanceof HttpException) || err.getStatus() !== 503) throw err;
-      this.logger.warn({ checkoutId: String(checkout._id), err: err.message }, 'paid: order left to finalize');
+      // The buyer has paid: whatever stopped the order now, finalize or the sweeper finishes it.
+      this.logger.warn(
+        { checkoutId: String(checkout._id), err: (err as Error).message },
+        'paid: order left to finalize',
+      );
     }
   }
 
@@ -363,15 +366,9 @@ export class CheckoutsService implements OnModuleInit {
     if (result.created)
       this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'order placed');
     if (!result.created && !payment) return result;
-    // The order is placed whatever happens here: a use not counted now is counted by its orders.order.placed event.
-    await this.discounts
-      .countUse(checkout, result.order._id)
-      .catch((err: Error) =>
-        this.logger.warn(
-          { checkoutId: String(checkout._id), err: err.message },
-          'discount use left to the placed event',
-        ),
-      );
+    // Counted once (keyed by the checkout's unit of the code), before the payment is marked captured: a failure here
+    // leaves the payment claimed, and the sweeper counts it.
+    await this.discounts.countUse(checkout, result.order._id);
     await this.payments
       .updateOne(payment ? { _id: payment._id } : { paypalOrderId: checkout.paymentDetails?.id }, {
         $set: { status: 'captured' },
@@ -476,19 +473,6 @@ export class CheckoutsService implements OnModuleInit {
       )
       .exec();
     return { order, created: modifiedCount === 1 };
-  }
-
-  /**
-   * `orders.order.placed`: the order of one of our checkouts is placed, so its discount code's use is counted —
-   * once, under the checkout's lock, whatever redelivers it (and whether or not finalize counted it already). Nothing to
-   * do when the order says it had no discount (`discounted` false).
-   */
-  async orderPlaced(checkoutId: string, orderId: string, discounted = true): Promise<void> {
-    if (!discounted || !Types.ObjectId.isValid(checkoutId)) return;
-    await this.locked(checkoutId, async () => {
-      const checkout = await this.checkouts.findById(checkoutId).lean<LeanCheckout>().exec();
-      if (checkout) await this.discounts.countUse(checkout, orderId);
-    });
   }
 
   // ------------------------------------------------------------------ helpers

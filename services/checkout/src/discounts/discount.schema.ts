@@ -1,11 +1,27 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { DiscountType } from '@shop/contracts';
 import { OutboxEntrySchema, type OutboxEntry } from '@shop/nest-common';
-import type { Types } from 'mongoose';
+import { Schema as MongooseSchema, type Types } from 'mongoose';
+
+/**
+ * The counter of one allowance of uses, kept in one document so that each change is one conditional write: `taken`
+ * units of it are used or held (`used` of them used), and each holding checkout is named in `unpaid` (its hold ends at
+ * `unpaidUntil[checkoutId]`) or in `paid` (paid: kept until its order is placed). A checkout's unit is taken, moved,
+ * given back or turned into a use only by an update whose filter finds the checkout's id in the list it leaves, so
+ * each happens once whatever retries or races (discount-counters.ts).
+ */
+export interface UnitCounter {
+  taken: number;
+  used: number;
+  unpaid: string[];
+  unpaidUntil?: Record<string, Date>;
+  paid: string[];
+}
 
 /**
  * A discount code. Money is integer pence (`amountPence` for a fixed code, `minSubtotalPence`); a percent code keeps
- * its whole `percent`. Codes are never deleted: an order may name one (DELETE deactivates).
+ * its whole `percent`. Codes are never deleted: an order may name one (DELETE deactivates). The code is its own
+ * counter of uses ({@link UnitCounter}), limited or not: a limited code's `taken` never passes its `usageLimit`.
  */
 @Schema({ collection: 'discount_codes', timestamps: true, versionKey: false })
 export class DiscountCode {
@@ -25,6 +41,12 @@ export class DiscountCode {
   @Prop({ default: true }) active!: boolean;
   /** A personal code (the newsletter's): the only address it is for, lower-case. */
   @Prop() email?: string;
+  // The counter (UnitCounter). Absent from a code made before counters until the start-up backfill writes it.
+  @Prop({ type: Number, default: 0 }) taken!: number;
+  @Prop({ type: Number, default: 0 }) used!: number;
+  @Prop({ type: [String], default: [] }) unpaid!: string[];
+  @Prop({ type: MongooseSchema.Types.Mixed }) unpaidUntil?: Record<string, Date>;
+  @Prop({ type: [String], default: [] }) paid!: string[];
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -33,7 +55,23 @@ export const DiscountCodeSchema = SchemaFactory.createForClass(DiscountCode);
 DiscountCodeSchema.index({ createdAt: -1 });
 
 /**
- * One unit of a limited code's allowance, held by one checkout. `_id` names the unit: `<codeId>:<n>` for the n-th of
+ * One customer's allowance of a code (its per-customer limit, or the one use of a first-order code): a
+ * {@link UnitCounter} keyed `<codeId>:<userId>`, made by the first hold (an upsert: the unique `_id` decides a race).
+ */
+@Schema({ collection: 'discount_customers', versionKey: false })
+export class DiscountCustomer {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ type: Number, default: 0 }) taken!: number;
+  @Prop({ type: Number, default: 0 }) used!: number;
+  @Prop({ type: [String], default: [] }) unpaid!: string[];
+  @Prop({ type: MongooseSchema.Types.Mixed }) unpaidUntil?: Record<string, Date>;
+  @Prop({ type: [String], default: [] }) paid!: string[];
+}
+export const DiscountCustomerSchema = SchemaFactory.createForClass(DiscountCustomer);
+
+/**
+ * Before counters (read only by the start-up backfill, discount-backfill.ts): one unit of a limited code's allowance,
+ * held by one checkout. `_id` names the unit: `<codeId>:<n>` for the n-th of
  * the code's `usageLimit` uses, `<codeId>:<userId>:<n>` for the n-th of a customer's `perCustomerLimit`. Claimed by
  * insert (the unique `_id` decides whatever races: FerretDB applies no update atomically), freed by delete when an
  * unpaid checkout's hold ends, kept for good once the checkout's order is placed.
@@ -53,7 +91,7 @@ export class DiscountSlot {
 export type SlotKind = 'total' | 'customer';
 export const DiscountSlotSchema = SchemaFactory.createForClass(DiscountSlot);
 
-/** A use of a code, counted once per placed order: `_id` is the checkout's id (unique), whatever redelivers. */
+/** Before counters (read only by the start-up backfill): a use of a code, one per placed order, keyed by checkout. */
 @Schema({ collection: 'discount_uses', versionKey: false })
 export class DiscountUse {
   @Prop({ type: String, required: true }) _id!: string;

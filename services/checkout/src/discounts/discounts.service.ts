@@ -10,8 +10,9 @@ import { InjectModel } from '@nestjs/mongoose';
 import { DISCOUNT_MESSAGES, toPence, type DiscountCodeJson } from '@shop/contracts';
 import { indexesBuilt, isDuplicateKeyError } from '@shop/nest-common';
 import type { FilterQuery, Model } from 'mongoose';
-import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Checkout, type LeanCheckout } from '../checkouts/checkout.schema';
+import { DiscountBackfill } from './discount-backfill';
+import { liveHolders, liveTaken, UnitCounters } from './discount-counters';
 import {
   customerLimitOf,
   discountPence,
@@ -20,7 +21,7 @@ import {
   toDiscountCodeJson,
   type DiscountTerms,
 } from './discount-rules';
-import { DiscountCode, DiscountSlot, DiscountUse, type LeanDiscountCode, type SlotKind } from './discount.schema';
+import { DiscountCode, DiscountCustomer, type LeanDiscountCode, type UnitCounter } from './discount.schema';
 import type { DiscountCodeDto } from './dto/discount-code.dto';
 
 /** Who is using a code: the buyer's id and, when identity told, their email. */
@@ -35,7 +36,11 @@ export interface Applied {
   amountPence: number;
 }
 
-/** The discount a checkout keeps (pence). `slots`: the uses of a limited code it holds. */
+/**
+ * The discount a checkout keeps (pence). `slots`: the counters holding its unit — the code's id, and
+ * `<codeId>:<userId>` when the customer's allowance is limited too (a checkout made before counters lists its old
+ * slot ids there, `<codeId>:<n>` and `<codeId>:<userId>:<n>`, which name the same counters).
+ */
 export interface CheckoutDiscount {
   codeId: string;
   code: string;
@@ -43,46 +48,47 @@ export interface CheckoutDiscount {
   slots: string[];
 }
 
-const live = (now: Date): FilterQuery<DiscountSlot> => ({
-  $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-});
+/** What the discount calls need of a checkout. */
+export type DiscountedCheckout = Pick<LeanCheckout, '_id' | 'user'> & { discount?: CheckoutDiscount };
 
 /**
  * Discount codes: the admin's CRUD, the checks a code passes before a checkout uses it, and its uses.
  *
- * A limited code's uses are units with names (`discount_slots`): `<codeId>:<n>` for n in 1..usageLimit and
- * `<codeId>:<userId>:<n>` for n in 1..the customer's limit. A checkout claims one of each by insert — the unique
- * `_id` decides whatever races (FerretDB applies no update atomically, a unique index is) — so 20 buyers on one use
- * left make one checkout with it. An unpaid checkout's units carry its hold's end and are deleted when it passes
- * (under the checkout's lock, so a payment in progress keeps them); a paid checkout's are kept, and once its order
- * is placed the use is counted in `discount_uses` under the checkout's id (unique: once, whatever redelivers).
+ * A code counts its own uses and holds (discount-counters.ts): a checkout takes a unit of it with one conditional
+ * update — for a limited code, only while `taken < usageLimit` — so 20 buyers on one use left make one checkout
+ * with it, whatever the limit, in one write each. A per-customer limit (or a first-order code) is a second counter,
+ * `<codeId>:<userId>`. The unit is named by the checkout's id, and every change of it (kept at payment, given back
+ * when an unpaid hold ends or a payment is refunded, turned into a use when the order is placed) is an update whose
+ * filter finds that id where the change takes it from: each happens once, however often it is retried or raced,
+ * with no lock. The use is counted here, when checkout places the order (`countUse`); no event counts it again.
  */
 @Injectable()
 export class DiscountsService implements OnModuleInit {
   private readonly logger = new Logger(DiscountsService.name);
+  private readonly codeCounters: UnitCounters;
+  private readonly customerCounters: UnitCounters;
 
   constructor(
     @InjectModel(DiscountCode.name) private readonly codes: Model<DiscountCode>,
-    @InjectModel(DiscountSlot.name) private readonly slots: Model<DiscountSlot>,
-    @InjectModel(DiscountUse.name) private readonly uses: Model<DiscountUse>,
+    @InjectModel(DiscountCustomer.name) customers: Model<DiscountCustomer>,
     @InjectModel(Checkout.name) private readonly checkouts: Model<Checkout>,
-    private readonly locks: CheckoutLocks,
-  ) {}
+    private readonly backfill: DiscountBackfill,
+  ) {
+    this.codeCounters = new UnitCounters(codes);
+    this.customerCounters = new UnitCounters(customers);
+  }
 
-  /** The unique indexes must exist before the first claim relies on them. */
+  /** The unique code index must exist before a create relies on it; codes made before counters get theirs. */
   async onModuleInit(): Promise<void> {
-    await indexesBuilt([this.codes, this.slots, this.uses]);
+    await indexesBuilt([this.codes]);
+    await this.backfill.run();
   }
 
   // ------------------------------------------------------------------ admin
 
   async list(now = new Date()): Promise<DiscountCodeJson[]> {
     const codes = await this.codes.find().sort({ createdAt: -1, _id: -1 }).lean<LeanDiscountCode[]>().exec();
-    const counts = await this.countsOf(
-      codes.map((c) => String(c._id)),
-      now,
-    );
-    return codes.map((c) => toDiscountCodeJson(c, counts.get(String(c._id)) ?? { uses: 0, held: 0 }, now));
+    return codes.map((c) => toDiscountCodeJson(c, countsOf(c, now), now));
   }
 
   async create(dto: DiscountCodeDto): Promise<DiscountCodeJson> {
@@ -123,40 +129,15 @@ export class DiscountsService implements OnModuleInit {
     return { message: DISCOUNT_MESSAGES.deactivated };
   }
 
-  async json(code: LeanDiscountCode, now = new Date()): Promise<DiscountCodeJson> {
-    const counts = await this.countsOf([String(code._id)], now);
-    return toDiscountCodeJson(code, counts.get(String(code._id)) ?? { uses: 0, held: 0 }, now);
-  }
-
-  /** Per code: orders placed with it, and checkouts holding one of its uses now. */
-  private async countsOf(codeIds: string[], now: Date): Promise<Map<string, { uses: number; held: number }>> {
-    const counts = new Map(codeIds.map((id) => [id, { uses: 0, held: 0 }]));
-    if (!codeIds.length) return counts;
-    const [used, holds] = await Promise.all([
-      this.uses
-        .aggregate<{ _id: string; n: number }>([
-          { $match: { codeId: { $in: codeIds } } },
-          { $group: { _id: '$codeId', n: { $sum: 1 } } },
-        ])
-        .exec(),
-      this.slots
-        .find({ codeId: { $in: codeIds }, usedAt: null, ...live(now) }, { codeId: 1, checkoutId: 1 })
-        .lean<Array<{ codeId: string; checkoutId: string }>>()
-        .exec(),
-    ]);
-    for (const { _id, n } of used) counts.get(_id)!.uses = n;
-    const holders = new Map<string, Set<string>>();
-    for (const { codeId, checkoutId } of holds) holders.set(codeId, (holders.get(codeId) ?? new Set()).add(checkoutId));
-    for (const [codeId, set] of holders) counts.get(codeId)!.held = set.size;
-    return counts;
+  json(code: LeanDiscountCode, now = new Date()): DiscountCodeJson {
+    return toDiscountCodeJson(code, countsOf(code, now), now);
   }
 
   // ------------------------------------------------------------------ at checkout
 
   /**
    * The code, if this customer may use it on this subtotal now, with what it takes off; a 400 with the shopper's
-   * message otherwise. Counts uses and live holds (a quote holds nothing); `ownCheckoutId` is the checkout being
-   * paid, whose own holds do not count against it.
+   * message otherwise. Counts uses and live holds (a quote holds nothing).
    */
   async check(input: string, customer: Customer, subtotalPence: number, now = new Date()): Promise<Applied> {
     const code = await this.codes
@@ -171,114 +152,115 @@ export class DiscountsService implements OnModuleInit {
     if (refusal) throw new BadRequestException(refusal);
     if (code.firstOrderOnly && (await this.hasOrdered(customer.userId)))
       throw new BadRequestException(DISCOUNT_MESSAGES.notFirstOrder);
-    const codeId = String(code._id);
-    if (code.usageLimit !== null) {
-      const taken = await this.slots.countDocuments({ codeId, kind: 'total', ...live(now) }).exec();
-      if (taken >= code.usageLimit) throw new BadRequestException(DISCOUNT_MESSAGES.usedUp);
-    }
+    if (code.usageLimit !== null && liveTaken(code, now) >= code.usageLimit)
+      throw new BadRequestException(DISCOUNT_MESSAGES.usedUp);
     const customerLimit = customerLimitOf(code);
     if (customerLimit !== null) {
-      const taken = await this.slots
-        .countDocuments({ codeId, kind: 'customer', userId: customer.userId, ...live(now) })
-        .exec();
-      if (taken >= customerLimit) throw new BadRequestException(DISCOUNT_MESSAGES.perCustomerLimit);
+      const mine = await this.customerCounters.read(customerCounterId(String(code._id), customer.userId));
+      if (mine && liveTaken(mine, now) >= customerLimit)
+        throw new BadRequestException(DISCOUNT_MESSAGES.perCustomerLimit);
     }
     return { code, amountPence: discountPence(code, subtotalPence) };
   }
 
   /**
-   * Holds one use of a limited code for a new checkout until `until` (its unpaid hold's end): one of the code's
-   * uses and one of the customer's, each claimed by insert. Refused (400, nothing held) when either is gone.
+   * Holds one use of the code for a new checkout until `until` (its unpaid hold's end): a unit of the code's counter
+   * and, when the customer's allowance is limited, one of theirs. Refused (400, nothing held) when either is gone.
+   * Resolves to the counters holding the checkout's unit (its `discount.slots`).
    */
   async hold(applied: Applied, customer: Customer, checkoutId: string, until: Date): Promise<string[]> {
-    const claimed: string[] = [];
-    try {
-      for (const kind of kindsOf(applied.code)) {
-        claimed.push(await this.claim(applied.code, kind, customer.userId, checkoutId, until));
-      }
-      return claimed;
-    } catch (err) {
-      if (claimed.length) await this.slots.deleteMany({ _id: { $in: claimed } }).exec();
+    const codeId = String(applied.code._id);
+    if (!(await this.takeOfCode(applied.code, checkoutId, until)))
+      throw new BadRequestException(DISCOUNT_MESSAGES.usedUp);
+    const customerLimit = customerLimitOf(applied.code);
+    if (customerLimit === null) return [codeId];
+    const mine = customerCounterId(codeId, customer.userId);
+    const taken = await this.takeOfCustomer(mine, customerLimit, checkoutId, until).catch(async (err: unknown) => {
+      await this.codeCounters.release(codeId, checkoutId);
       throw err;
-    }
+    });
+    if (taken) return [codeId, mine];
+    await this.codeCounters.release(codeId, checkoutId);
+    throw new BadRequestException(DISCOUNT_MESSAGES.perCustomerLimit);
   }
 
   /**
-   * A paid checkout keeps its uses until its order takes them (under the checkout's lock, held by the caller):
-   * each of its units it still holds is kept for good; one freed since (the hold expired before the payment) is
-   * claimed again, and when none is left the code is used up (400): the caller refunds.
+   * A paid checkout keeps its use until its order takes it: each of its units moves from unpaid to paid, or — its
+   * hold ended and was given back before the payment — is taken again; when none is left the code is used up (400,
+   * nothing kept): the caller refunds.
    */
-  async keepForPaid(checkout: LeanCheckout & { discount?: CheckoutDiscount }): Promise<void> {
+  async keepForPaid(checkout: DiscountedCheckout): Promise<void> {
     const discount = checkout.discount;
-    if (!discount?.slots.length) return;
+    if (!discount) return;
     const checkoutId = String(checkout._id);
-    const code = await this.codes.findById(discount.codeId).lean<LeanDiscountCode>().exec();
-    if (!code) throw new BadRequestException(DISCOUNT_MESSAGES.unknown);
-    const mine = await this.slots.find({ checkoutId }).lean<DiscountSlot[]>().exec();
-    for (const kind of kindsOf(code)) {
-      const held = mine.find((s) => s.kind === kind);
-      if (held) await this.slots.updateOne({ _id: held._id }, { $set: { expiresAt: null } }).exec();
-      else await this.claim(code, kind, checkout.user._id, checkoutId, null);
-    }
-  }
-
-  /** Frees whatever uses the checkout holds and its order has not taken (caller holds the checkout's lock). */
-  async release(checkoutId: string): Promise<void> {
-    await this.slots.deleteMany({ checkoutId, usedAt: null }).exec();
+    // The code is read only when a unit must be taken again (its limits then apply): the usual payment moves them.
+    let code: LeanDiscountCode | null | undefined;
+    const terms = async () => {
+      code ??= await this.codes.findById(discount.codeId).lean<LeanDiscountCode>().exec();
+      if (!code) throw new BadRequestException(DISCOUNT_MESSAGES.unknown);
+      return code;
+    };
+    const kept =
+      (await this.codeCounters.moveToPaid(discount.codeId, checkoutId)) ||
+      (await this.takeOfCode(await terms(), checkoutId, null));
+    if (!kept) throw new BadRequestException(DISCOUNT_MESSAGES.usedUp);
+    const customer = customerCounterOf(checkout);
+    if (!customer) return;
+    const keptToo = await (async () => {
+      if (await this.customerCounters.moveToPaid(customer, checkoutId)) return true;
+      const limit = customerLimitOf(await terms());
+      return limit === null || this.customerCounters.take(customer, checkoutId, null, { taken: { $lt: limit } }, true);
+    })().catch(async (err: unknown) => {
+      await this.codeCounters.release(discount.codeId, checkoutId);
+      throw err;
+    });
+    if (keptToo) return;
+    await this.codeCounters.release(discount.codeId, checkoutId);
+    throw new BadRequestException(DISCOUNT_MESSAGES.perCustomerLimit);
   }
 
   /**
-   * Counts the use of the checkout's code once its order is placed: one record per checkout (unique), so a
-   * redelivered `orders.order.placed` or a repeated finalize counts nothing more; its units are kept for good.
+   * Gives back whatever units the checkout holds and its order has not used (its hold ended unpaid, its payment was
+   * refunded, the checkout was never stored): once, however often it is called. A checkout not stored passes its id,
+   * buyer and the discount `hold` resolved to.
    */
-  async countUse(checkout: LeanCheckout & { discount?: CheckoutDiscount }, orderId?: string): Promise<boolean> {
+  async release(checkout: DiscountedCheckout): Promise<void> {
+    const checkoutId = String(checkout._id);
+    const [codeId, customer] = countersOf(checkout);
+    if (codeId) await this.codeCounters.release(codeId, checkoutId);
+    if (customer) await this.customerCounters.release(customer, checkoutId);
+  }
+
+  /**
+   * Counts the use of the checkout's code once its order is placed: its units turn into uses by updates that find
+   * the checkout holding them, so a repeated finalize counts nothing more. Resolves true when this call counted it.
+   */
+  async countUse(checkout: DiscountedCheckout, orderId?: string): Promise<boolean> {
     const discount = checkout.discount;
     if (!discount) return false;
     const checkoutId = String(checkout._id);
-    let counted = true;
-    try {
-      await this.uses.create({
-        _id: checkoutId,
-        codeId: discount.codeId,
-        code: discount.code,
-        userId: checkout.user._id,
-        amountPence: discount.amountPence,
-        ...(orderId ? { orderId } : {}),
-        usedAt: new Date(),
-      });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      counted = false;
-    }
-    await this.slots.updateMany({ checkoutId, usedAt: null }, { $set: { usedAt: new Date(), expiresAt: null } }).exec();
+    const customer = customerCounterOf(checkout);
+    const counted = await this.codeCounters.use(discount.codeId, checkoutId);
+    if (customer) await this.customerCounters.use(customer, checkoutId);
     if (counted) this.logger.log({ checkoutId, orderId, code: discount.code }, 'discount use counted');
     return counted;
   }
 
   /**
-   * Frees the uses held by unpaid checkouts whose hold ended (the sweeper, and a claim finding a code used up):
-   * each under its checkout's lock, so a payment in progress keeps its uses. Resolves to how many checkouts.
+   * Gives back the units of codes held by unpaid checkouts whose hold ended (the sweeper): each by an update that
+   * finds it still unpaid, so a checkout paid meanwhile keeps its unit. A customer's counter is tidied when they
+   * next use the code (its ended holds never count against them). Resolves to how many holds were given back.
    */
-  async releaseExpired(now = new Date(), filter: FilterQuery<DiscountSlot> = {}): Promise<number> {
-    const expired = await this.slots
-      .find({ ...filter, usedAt: null, expiresAt: { $lt: now } }, { checkoutId: 1 })
-      .limit(200)
-      .lean<Array<{ checkoutId: string }>>()
-      .exec();
+  async releaseExpired(now = new Date()): Promise<number> {
     let released = 0;
-    for (const checkoutId of new Set(expired.map((s) => s.checkoutId))) {
-      await this.locks
-        .tryRun(checkoutId, async () => {
-          const checkout = await this.checkouts.findById(checkoutId, { isPaid: 1 }).lean().exec();
-          if (checkout?.isPaid) {
-            await this.slots.updateMany({ checkoutId, usedAt: null }, { $set: { expiresAt: null } }).exec();
-            return;
-          }
-          await this.release(checkoutId);
-          released++;
-          this.logger.log({ checkoutId }, 'discount hold released: the unpaid checkout expired');
-        })
-        .catch((err: Error) => this.logger.warn({ checkoutId, err: err.message }, 'discount hold not released yet'));
+    for (const code of await this.codeCounters.withUnpaid()) {
+      const freed = await this.codeCounters.releaseExpired(code, now);
+      for (const checkoutId of freed)
+        this.logger.log(
+          { checkoutId, codeId: String(code._id) },
+          'discount hold released: the unpaid checkout expired',
+        );
+      released += freed.length;
     }
     return released;
   }
@@ -288,49 +270,71 @@ export class DiscountsService implements OnModuleInit {
     return (await this.checkouts.exists({ 'user._id': userId, isPaid: true }).exec()) !== null;
   }
 
-  /** Claims one unit of `kind` for the checkout: the lowest free number, by insert; a 400 when none is left. */
-  private async claim(
-    code: LeanDiscountCode,
-    kind: SlotKind,
-    userId: string,
-    checkoutId: string,
-    until: Date | null,
-  ): Promise<string> {
+  /**
+   * A unit of the code for the checkout (unpaid until `until`, or paid: null). When the write misses — the code is
+   * full, or an admin edited its limit since it was read — the code is read again, its ended holds are given back,
+   * and it is tried again while a unit may be free.
+   */
+  private async takeOfCode(code: LeanDiscountCode, checkoutId: string, until: Date | null): Promise<boolean> {
     const codeId = String(code._id);
-    const limit = kind === 'total' ? code.usageLimit! : customerLimitOf(code)!;
-    const prefix = kind === 'total' ? codeId : `${codeId}:${userId}`;
-    for (let round = 0; round < 2; round++) {
-      const taken = new Set(
-        (
-          await this.slots
-            .find({ codeId, kind, ...(kind === 'customer' ? { userId } : {}) }, { _id: 1 })
-            .lean<Array<{ _id: string }>>()
-            .exec()
-        ).map((s) => s._id),
-      );
-      for (let n = 1; n <= limit; n++) {
-        const _id = `${prefix}:${n}`;
-        if (taken.has(_id)) continue;
-        try {
-          await this.slots.create({ _id, codeId, kind, userId, checkoutId, expiresAt: until, usedAt: null });
-          return _id;
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-        }
+    let current: LeanDiscountCode | null = code;
+    for (let round = 0; current && round < 3; round++) {
+      if (await this.codeCounters.take(codeId, checkoutId, until, codeLimit(current))) return true;
+      current = await this.codes.findById(codeId).lean<LeanDiscountCode>().exec();
+      if (!current) return false;
+      // Made by a replica that predates counters while this one ran (a rolling deploy): backfilled now.
+      if (current.taken === undefined) {
+        await this.backfill.backfill(current, new Date());
+        current = await this.codes.findById(codeId).lean<LeanDiscountCode>().exec();
+        continue;
       }
-      // All taken: some may be held by checkouts whose hold ended. Free those, then look once more.
-      if (round === 0 && !(await this.releaseExpired(new Date(), { codeId, kind }))) break;
+      const now = new Date();
+      const freed = (await this.codeCounters.releaseExpired(current, now)).length;
+      if (current.usageLimit !== null && liveTaken(current, now) >= current.usageLimit) return false;
+      if (freed) current = { ...current, taken: (current.taken ?? 0) - freed };
     }
-    throw new BadRequestException(kind === 'total' ? DISCOUNT_MESSAGES.usedUp : DISCOUNT_MESSAGES.perCustomerLimit);
+    return false;
+  }
+
+  /** A unit of the customer's counter (made by the first); their ended holds are given back when it is full. */
+  private async takeOfCustomer(id: string, limit: number, checkoutId: string, until: Date): Promise<boolean> {
+    const condition = { taken: { $lt: limit } };
+    if (await this.customerCounters.take(id, checkoutId, until, condition, true)) return true;
+    const mine = await this.customerCounters.read(id);
+    if (!mine || !(await this.customerCounters.releaseExpired(mine, new Date())).length) return false;
+    return this.customerCounters.take(id, checkoutId, until, condition, true);
   }
 }
 
-/** The units a checkout holds of a code: one of its total uses, and one of the customer's, when limited. */
-function kindsOf(code: LeanDiscountCode): SlotKind[] {
-  return [
-    ...(code.usageLimit !== null ? (['total'] as const) : []),
-    ...(customerLimitOf(code) !== null ? (['customer'] as const) : []),
-  ];
+/** The filter under which one more unit of the code may be taken: its limit, as read, not reached. */
+function codeLimit(code: Pick<LeanDiscountCode, 'usageLimit'>): FilterQuery<UnitCounter> {
+  // The limit read is part of the condition: an admin's edit in between makes the write miss, and it is read again.
+  return code.usageLimit === null
+    ? { usageLimit: null }
+    : { usageLimit: code.usageLimit, taken: { $lt: code.usageLimit } };
+}
+
+const customerCounterId = (codeId: string, userId: string) => `${codeId}:${userId}`;
+
+/** The admin's figures of a code: its uses, and the checkouts holding one of a limited code's uses now. */
+function countsOf(code: LeanDiscountCode, now: Date): { uses: number; held: number } {
+  return { uses: code.used ?? 0, held: code.usageLimit === null ? 0 : liveHolders(code, now) };
+}
+
+/** The checkout's counters: its code's, then its customer's when it holds a unit of that too. */
+function countersOf(checkout: DiscountedCheckout): [string?, string?] {
+  const discount = checkout.discount;
+  if (!discount) return [];
+  const customer = customerCounterOf(checkout);
+  return customer ? [discount.codeId, customer] : [discount.codeId];
+}
+
+/** The customer counter a checkout holds a unit of, if any (named in its slots, in the new form or the old). */
+function customerCounterOf(checkout: DiscountedCheckout): string | undefined {
+  const discount = checkout.discount;
+  if (!discount) return undefined;
+  const id = customerCounterId(discount.codeId, checkout.user._id);
+  return discount.slots.some((s) => s === id || s.startsWith(`${id}:`)) ? id : undefined;
 }
 
 /** The stored terms of an admin's body (pence, dates, upper-case code). */

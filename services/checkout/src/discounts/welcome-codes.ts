@@ -5,6 +5,7 @@ import {
   EventBus,
   isDuplicateKeyError,
   OutboxRelay,
+  outboxAsRead,
   outboxEntry,
   ROOT_LOGGER,
   type EventBusLogger,
@@ -13,7 +14,7 @@ import { randomInt } from 'node:crypto';
 import { Types, type Model } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
 import { Checkout } from '../checkouts/checkout.schema';
-import { DiscountCode, DiscountUse, WelcomeCode, type LeanDiscountCode, type LeanWelcomeCode } from './discount.schema';
+import { DiscountCode, WelcomeCode, type LeanDiscountCode, type LeanWelcomeCode } from './discount.schema';
 
 /** Letters and digits a reader cannot mistake for one another (no I, L, O, 0, 1). */
 export const WELCOME_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -43,13 +44,12 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @InjectModel(WelcomeCode.name) private readonly welcome: Model<WelcomeCode>,
     @InjectModel(DiscountCode.name) private readonly codes: Model<DiscountCode>,
-    @InjectModel(DiscountUse.name) private readonly uses: Model<DiscountUse>,
     @InjectModel(Checkout.name) private readonly checkouts: Model<Checkout>,
     private readonly locks: CheckoutLocks,
     bus: EventBus,
     @Inject(ROOT_LOGGER) logger: EventBusLogger,
   ) {
-    this.relay = new OutboxRelay({ model: welcome, bus, logger, lock: (email, fn) => this.lock(email, fn) });
+    this.relay = new OutboxRelay({ model: welcome, bus, logger });
   }
 
   onModuleInit(): void {
@@ -68,23 +68,31 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     await this.lock(email, async () => {
-      const record = await this.record(email);
-      const code = await this.ensureCode(record);
-      const eventId = `${EVENTS.checkout.welcomeCodeIssued}:${subscribedEventId}`;
-      if (record.outbox.some((e) => e.eventId === eventId)) return;
-      const data: WelcomeCodeIssuedEvent = {
-        email,
-        code: code.code,
-        percentOff: code.percent ?? WELCOME_DISCOUNT.percent,
-        usable: await this.usable(code, email),
-      };
-      // Published entries are history: the record keeps only what is still to go, and the new one.
-      const outbox = [
-        ...record.outbox.filter((e) => !e.publishedAt),
-        outboxEntry(EVENTS.checkout.welcomeCodeIssued, data, eventId),
-      ];
-      await this.welcome.updateOne({ _id: email }, { $set: { outbox, outboxPending: true } }).exec();
-      this.logger.log({ code: code.code, eventId }, 'welcome code issued');
+      for (;;) {
+        const record = await this.record(email);
+        const code = await this.ensureCode(record);
+        const eventId = `${EVENTS.checkout.welcomeCodeIssued}:${subscribedEventId}`;
+        if (record.outbox.some((e) => e.eventId === eventId)) return;
+        const data: WelcomeCodeIssuedEvent = {
+          email,
+          code: code.code,
+          percentOff: code.percent ?? WELCOME_DISCOUNT.percent,
+          usable: await this.usable(code, email),
+        };
+        // Published entries are history: the record keeps only what is still to go, and the new one — written only
+        // if the outbox is still as read (the relay marks entries published without this lock): else read it again.
+        const outbox = [
+          ...record.outbox.filter((e) => !e.publishedAt),
+          outboxEntry(EVENTS.checkout.welcomeCodeIssued, data, eventId),
+        ];
+        const res = await this.welcome
+          .updateOne({ _id: email, ...outboxAsRead(record.outbox) }, { $set: { outbox, outboxPending: true } })
+          .exec();
+        if (res.matchedCount === 1) {
+          this.logger.log({ code: code.code, eventId }, 'welcome code issued');
+          return;
+        }
+      }
     });
     this.relay
       .relay(email)
@@ -143,11 +151,8 @@ export class WelcomeCodes implements OnModuleInit, OnApplicationShutdown {
   /** Whether the code can still be used: active, unused, and its address has placed no order. */
   private async usable(code: LeanDiscountCode, email: string): Promise<boolean> {
     if (!code.active) return false;
-    const [used, ordered] = await Promise.all([
-      this.uses.exists({ codeId: String(code._id) }).exec(),
-      this.checkouts.exists({ 'user.email': email, isPaid: true }).exec(),
-    ]);
-    return !used && !ordered;
+    if ((code.used ?? 0) > 0) return false;
+    return (await this.checkouts.exists({ 'user.email': email, isPaid: true }).exec()) === null;
   }
 
   private lock<R>(email: string, fn: () => Promise<R>): Promise<R> {

@@ -1,16 +1,7 @@
 import { Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectModel, MongooseModule } from '@nestjs/mongoose';
 import type { PasswordResetRequestedEvent } from '@shop/contracts';
-import {
-  EventBus,
-  OutboxRelay,
-  REDIS,
-  ROOT_LOGGER,
-  ServiceConfig,
-  withRedisLock,
-  type EventBusLogger,
-} from '@shop/nest-common';
-import type Redis from 'ioredis';
+import { EventBus, OutboxRelay, ROOT_LOGGER, ServiceConfig, type EventBusLogger } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { PasswordReset, PasswordResetSchema } from '../password-reset/password-reset.schema';
 import { TokenSeal } from '../password-reset/reset-token';
@@ -27,10 +18,11 @@ type OutboxOf = 'resets' | 'subscribers';
  * after the write (`relaySoon`) and by the periodic sweep for whatever that missed. At least once, with a stable
  * eventId that consumers dedupe.
  *
- * A reset is never updated after its insert, only deleted, and marking an entry published cannot bring a deleted
- * one back (no upsert): its relay's lock has nothing to serialise against. A subscriber gets a new entry each time
- * the address subscribes again, so its writes and its relay's take the subscriber's Redis lock (FerretDB applies
- * no update atomically: marking one entry published must not overwrite a newer one).
+ * Marking entries published takes no lock: it is one conditional update of the outbox as the relay read it
+ * (OutboxRelay), so a subscriber's newer entry, appended meanwhile by a sign-up again, is never overwritten — the
+ * mark misses and is made again on the outbox as it now is; and a sign-up again rewrites the outbox only if it is
+ * still as read (`outboxAsRead`), so it never undoes a mark either. A reset is never updated after its insert, only
+ * deleted, and the mark cannot bring a deleted one back (no upsert).
  */
 @Injectable()
 export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
@@ -42,10 +34,8 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
     bus: EventBus,
     seal: TokenSeal,
     @Inject(ROOT_LOGGER) private readonly logger: EventBusLogger,
-    @Inject(REDIS) private readonly redis: Redis,
-    private readonly config: ServiceConfig,
   ) {
-    const common = { bus, logger, lock: <R>(_id: string, fn: () => Promise<R>) => fn() };
+    const common = { bus, logger };
     this.relays = {
       resets: new OutboxRelay({
         ...common,
@@ -55,7 +45,7 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
           return { ...rest, token: seal.open(sealedToken) };
         },
       }),
-      subscribers: new OutboxRelay({ ...common, model: subscribers, lock: (id, fn) => this.lockSubscriber(id, fn) }),
+      subscribers: new OutboxRelay({ ...common, model: subscribers }),
     };
   }
 
@@ -65,11 +55,6 @@ export class IdentityOutbox implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(Object.values(this.relays).map((relay) => relay.stop()));
-  }
-
-  /** Serialises the writes to one subscriber (a sign-up again, the relay marking entries published). */
-  lockSubscriber<R>(id: string, fn: () => Promise<R>): Promise<R> {
-    return withRedisLock(this.redis, `${this.config.RABBITMQ_NAMESPACE}identity:subscriber:${id}`, fn);
   }
 
   /** Publishes the record's pending events now, without making the caller wait for the broker. */

@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, HttpCode, Post } from '@nestjs/c
 import { InjectModel } from '@nestjs/mongoose';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EVENTS, type SubscriberSubscribedEvent } from '@shop/contracts';
-import { ApiErrors, isDuplicateKeyError, MessageBody, outboxEntry } from '@shop/nest-common';
+import { ApiErrors, isDuplicateKeyError, MessageBody, outboxAsRead, outboxEntry } from '@shop/nest-common';
 import { Types, type Model } from 'mongoose';
 import { IdentityOutbox } from '../outbox/identity-outbox';
 import { SubscribeDto } from './subscribe.dto';
@@ -49,24 +49,29 @@ export class SubscribersController {
 
   /**
    * The address is already subscribed: it is announced again (issue 24: subscribing again sends the same welcome
-   * code again), with an event id of its own, in the subscriber's outbox under its lock. The entries already
-   * published are dropped: the outbox keeps only what is still to go.
+   * code again), with an event id of its own, in the subscriber's outbox. The entries already published are
+   * dropped: the outbox keeps only what is still to go. No lock: the outbox is written only if it is still as read
+   * (a sign-up again at the same moment, or the relay marking an entry published, makes it read again and retry).
    */
   private async subscribedAgain(email: string): Promise<void> {
     const found = await this.subscribers.findOne({ email: email.trim().toLowerCase() }, { _id: 1 }).lean().exec();
     if (!found) return;
     const id = String(found._id);
-    await this.outbox.lockSubscriber(id, async () => {
+    const event = outboxEntry<SubscriberSubscribedEvent>(
+      EVENTS.identity.subscriberSubscribed,
+      { email: email.trim().toLowerCase() },
+      `${EVENTS.identity.subscriberSubscribed}:${id}:${new Types.ObjectId().toHexString()}`,
+    );
+    for (;;) {
       const subscriber = await this.subscribers.findById(id, { outbox: 1 }).lean<Pick<Subscriber, 'outbox'>>().exec();
       if (!subscriber) return;
-      const event = outboxEntry<SubscriberSubscribedEvent>(
-        EVENTS.identity.subscriberSubscribed,
-        { email: email.trim().toLowerCase() },
-        `${EVENTS.identity.subscriberSubscribed}:${id}:${new Types.ObjectId().toHexString()}`,
-      );
-      const outbox = [...(subscriber.outbox ?? []).filter((e) => !e.publishedAt), event];
-      await this.subscribers.updateOne({ _id: id }, { $set: { outbox, outboxPending: true } }).exec();
-    });
+      const seen = subscriber.outbox ?? [];
+      const outbox = [...seen.filter((e) => !e.publishedAt), event];
+      const res = await this.subscribers
+        .updateOne({ _id: id, ...outboxAsRead(seen) }, { $set: { outbox, outboxPending: true } })
+        .exec();
+      if (res.matchedCount === 1) break;
+    }
     this.outbox.relaySoon('subscribers', id);
   }
 }

@@ -6,9 +6,9 @@ import type { Connection } from 'mongoose';
 import { OrdersConfig } from '../config/orders.config';
 
 /**
- * One Redis lock per order. Every write to an order after its insert (a status change, the outbox relay
- * marking events published, a removal) is a read-modify-write inside it: FerretDB applies no update
- * atomically, so two unserialised writers would lose each other's changes (PITFALLS §3.4).
+ * One Redis lock per order. Every write to an order after its insert (a status change, a removal) is a
+ * read-modify-write inside it (the outbox relay marks events published by a conditional update, without it):
+ * two unserialised read-modify-writes would lose each other's changes.
  */
 @Injectable()
 export class OrderLocks {

@@ -3,7 +3,6 @@ import { InjectModel } from '@nestjs/mongoose';
 import { EventBus, OutboxRelay, ROOT_LOGGER, type EventBusLogger, type OutboxEntry } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { OrdersConfig } from '../config/orders.config';
-import { OrderLocks } from './order-locks';
 import { Order } from './order.schema';
 
 /**
@@ -12,7 +11,9 @@ import { Order } from './order.schema';
  * events at once (`relaySoon`); the periodic sweep catches whatever that missed — a broker that was away,
  * a replica that crashed between its write and the publish. The relays of one order take turns in a replica,
  * so those two never publish an entry twice; replicas may overlap, and a crash after the broker's confirm
- * publishes again: at least once, with the same eventId, which consumers dedupe.
+ * publishes again: at least once, with the same eventId, which consumers dedupe. An entry is marked published by
+ * one conditional update of the outbox as read (OutboxRelay), with no lock: an order written meanwhile keeps its
+ * write, and the mark is made again on what it wrote.
  */
 @Injectable()
 export class OrdersOutbox implements OnModuleInit, OnApplicationShutdown {
@@ -21,15 +22,12 @@ export class OrdersOutbox implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @InjectModel(Order.name) orders: Model<Order>,
     bus: EventBus,
-    locks: OrderLocks,
     config: OrdersConfig,
     @Inject(ROOT_LOGGER) private readonly logger: EventBusLogger,
   ) {
     this.relay = new OutboxRelay({
       model: orders,
       bus,
-      // Marking an entry published rewrites the order's outbox: under the lock every other write takes.
-      lock: (id, fn) => locks.withOrder(id, fn),
       logger: this.logger,
       intervalMs: config.OUTBOX_RELAY_MS,
     });

@@ -281,16 +281,13 @@ export class OrdersService implements OnModuleInit {
         ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
       }),
     ];
-    const $set: UpdateQuery<Order>['$set'] = {
-      ...change,
-      statusHistory,
-      outbox: [...current.outbox, ...events],
-      outboxPending: true,
-    };
+    // The events are appended ($push), never the outbox rewritten: the relay marks entries published without the
+    // order's lock, and a rewrite from this read would undo a mark made meanwhile.
+    const $set: UpdateQuery<Order>['$set'] = { ...change, statusHistory, outboxPending: true };
     // A cancellation settles an earlier cancel whose refund got no answer.
     const $unset = { refundPending: 1, refundPendingAt: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
     const updated = await this.orders
-      .findByIdAndUpdate(current._id, { $set, $unset }, { new: true })
+      .findByIdAndUpdate(current._id, { $set, $unset, $push: { outbox: { $each: events } } }, { new: true })
       .lean<LeanOrder>()
       .exec();
     return { order: updated!, changed: true };

@@ -6,7 +6,7 @@ import { CartConfig } from '../../config/cart.config';
 import type { StoredCart } from '../cart.model';
 import type { CartOwner, CartStore } from './cart-store';
 import { MongoCartStore } from './mongo-cart.store';
-import { RedisCartStore, type VersionedCart } from './redis-cart.store';
+import { RedisCartStore } from './redis-cart.store';
 
 /** What a change does to a cart: returns the new cart, or undefined to leave it as it was (nothing written). */
 export type CartChange = (cart: StoredCart, existed: boolean) => StoredCart | undefined;
@@ -17,18 +17,26 @@ export interface ChangedCart {
   created: boolean;
 }
 
-/** A cart as read before a change, which the change may start from (a guest's: if it is still so). */
-export type CartRead = VersionedCart;
+/**
+ * A cart as read before a change, with what its compare-and-set compares: a guest's exact stored string (`raw`), a
+ * user's `version`.
+ */
+export interface CartRead {
+  cart: StoredCart | null;
+  raw?: string | null;
+  version?: number;
+}
 
 /**
  * Every cart, whoever owns it: guests' in Redis, users' in MongoDB; the service never asks which.
  *
- * A change is a read-modify-write of the whole cart, and neither store makes that atomic by itself (FerretDB
- * applies no update operator atomically, PITFALLS §3.4; a Redis GET-then-SET races). A user's cart is changed
- * under its Redis lock. A guest's is changed optimistically: written by a compare-and-set only if it is still what
- * the change started from and no merge holds its lock, else read again and changed again — two Redis calls where
- * the lock takes five. Either way a double click, two tabs, a merge and an order event on one cart take turns and
- * lose nothing.
+ * A change is a read-modify-write of the whole cart, written by a compare-and-set: only if the cart is still what
+ * the change started from — a user's document still at the version read (one conditional update, atomic in
+ * MongoDB and in our FerretDB build), a guest's string still the one read and no merge holding its lock (a Lua
+ * script) — else read again and changed again. A double click, two tabs, an order event and a merge on one cart
+ * lose nothing, and no lock is taken. The one lock left is a merge's on the guest cart: taking a guest's lines into
+ * the user's cart and deleting the guest cart are writes to two stores, which no single compare-and-set covers, so
+ * guest changes wait while a merge holds it (CartService.merge).
  */
 @Injectable()
 export class CartRepository {
@@ -59,63 +67,46 @@ export class CartRepository {
   }
 
   /** The cart as read to change it next: pass it to {@link change}, which then need not read it again. */
-  async readForChange(owner: CartOwner): Promise<CartRead> {
-    if (owner.kind === 'guest') return this.guests.loadVersioned(owner.id);
-    return { cart: await this.users.load(owner.id), raw: null };
+  readForChange(owner: CartOwner): Promise<CartRead> {
+    return owner.kind === 'guest' ? this.guests.loadVersioned(owner.id) : this.users.loadVersioned(owner.id);
   }
 
   private lockKey(owner: CartOwner): string {
     return cartLockKey(this.namespace, owner);
   }
 
-  /** Runs `fn` while holding the cart's lock (nest a guest's lock inside a user's, never the reverse). */
+  /** Runs `fn` while holding a guest cart's lock: its changes wait meanwhile (a merge taking the cart). */
   locked<T>(owner: CartOwner, fn: () => Promise<T>): Promise<T> {
     return withRedisLock(this.redis, this.lockKey(owner), fn);
   }
 
   /**
-   * Applies `change` under the cart's lock; call inside `locked` for the same owner to compose steps. `read`: the
-   * cart as read inside that same lock (readForChange), which then need not be read again.
-   */
-  async changeLocked(owner: CartOwner, change: CartChange, read?: CartRead): Promise<ChangedCart | undefined> {
-    const store = this.store(owner);
-    const current = read ? read.cart : await store.load(owner.id);
-    const next = change(current ?? newCart(owner), current !== null);
-    if (!next) return current ? { cart: current, created: false } : undefined;
-    const saved = await store.save(owner.id, { ...next, updatedAt: new Date().toISOString() });
-    this.written.inc({ owner: owner.kind });
-    return { cart: saved, created: current === null };
-  }
-
-  /**
    * Applies `change` to the cart, safely against every other writer. `from`: the cart as this request already read
-   * it (readForChange), which a guest change starts from. `change` may run more than once, on newer carts.
+   * it (readForChange), which the change starts from. `change` may run more than once, on newer carts: each lost
+   * round is another writer's change written.
    */
-  change(owner: CartOwner, change: CartChange, from?: CartRead): Promise<ChangedCart | undefined> {
-    if (owner.kind === 'user') return this.locked(owner, () => this.changeLocked(owner, change));
-    return this.changeGuest(owner, change, from);
-  }
-
-  private async changeGuest(
-    owner: CartOwner,
-    change: CartChange,
-    from: CartRead | undefined,
-  ): Promise<ChangedCart | undefined> {
-    let current = from ?? (await this.guests.loadVersioned(owner.id));
+  async change(owner: CartOwner, change: CartChange, from?: CartRead): Promise<ChangedCart | undefined> {
+    let current = from ?? (await this.readForChange(owner));
     for (;;) {
       const next = change(current.cart ?? newCart(owner), current.cart !== null);
       if (!next) return current.cart ? { cart: current.cart, created: false } : undefined;
-      const saved = { ...next, updatedAt: new Date().toISOString() };
-      const outcome = await this.guests.saveIfUnchanged(owner.id, current.raw, saved, this.lockKey(owner));
-      if (outcome === 'saved') {
+      const saved = await this.saveIfUnchanged(owner, current, { ...next, updatedAt: new Date().toISOString() });
+      if (saved) {
         this.written.inc({ owner: owner.kind });
         return { cart: saved, created: current.cart === null };
       }
-      // Another change got in first: start again from it, at once (each lost round is someone else's write).
-      // A merge holds the cart: wait for its lock to be free (503 as any lock wait, if it never is), then again.
-      if (outcome === 'locked') await this.locked(owner, async () => undefined);
-      current = await this.guests.loadVersioned(owner.id);
+      current = await this.readForChange(owner);
     }
+  }
+
+  /** The cart as written, or null when another write got in first (a merge's lock: once it is free). */
+  private async saveIfUnchanged(owner: CartOwner, from: CartRead, cart: StoredCart): Promise<StoredCart | null> {
+    if (owner.kind === 'user') return this.users.saveIfUnchanged(owner.id, from, cart);
+    const outcome = await this.guests.saveIfUnchanged(owner.id, from.raw ?? null, cart, this.lockKey(owner));
+    if (outcome === 'saved') return cart;
+    // A merge holds the cart: wait for its lock to be free (503 as any lock wait, if it never is), then read again.
+    if (outcome === 'locked') await this.locked(owner, async () => undefined);
+    return null;
   }
 
   remove(owner: CartOwner): Promise<void> {

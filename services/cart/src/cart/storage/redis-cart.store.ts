@@ -47,11 +47,6 @@ export class RedisCartStore implements CartStore {
     return { cart: raw ? parseStoredCart(raw) : null, raw };
   }
 
-  async save(guestId: string, cart: StoredCart): Promise<StoredCart> {
-    await this.redis.set(this.key(guestId), JSON.stringify(cart), 'EX', this.ttlSeconds);
-    return cart;
-  }
-
   /** Writes `cart` only if the stored one is still `expected` (null: none) and `lockKey` is free. */
   async saveIfUnchanged(
     guestId: string,
