@@ -6,8 +6,9 @@ import { StockService } from '../stock/stock.service';
 
 /**
  * The events catalog consumes, on its one queue `<namespace>catalog.events` (shared by replicas; one subscription, as
- * two consumers of one queue would each take the other's events). Every handler is idempotent on its own natural key
- * (stock: checkout and product; deliveries: customer and product), besides the bus's processed-event record.
+ * two consumers of one queue would each take the other's events). Every handler is idempotent on its own key, so no
+ * inbox: a sale or a return is a write conditional on the checkout's hold (or its `returnedCheckouts` entry) in the
+ * product, a delivery a unique key of customer and product.
  */
 @Injectable()
 export class CatalogEvents implements OnModuleInit {
@@ -18,12 +19,15 @@ export class CatalogEvents implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.bus.subscribe({
-      [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
-      [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
-      [EVENTS.orders.orderStatusChanged]: async (event) => {
-        await this.reviews.recordDelivery(event.data as OrderStatusChangedEvent);
+    await this.bus.subscribe(
+      {
+        [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
+        [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
+        [EVENTS.orders.orderStatusChanged]: async (event) => {
+          await this.reviews.recordDelivery(event.data as OrderStatusChangedEvent);
+        },
       },
-    });
+      { inbox: false },
+    );
   }
 }

@@ -493,18 +493,17 @@ export class StockService implements OnModuleInit {
   // ------------------------------------------------------------------ orders (events)
 
   /**
-   * orders.order.placed: the checkout's held units become sold, per variant, once. A checkout holding nothing here
-   * was sold (a redelivered event) or cancelled already; its order's lines were the ones it held.
+   * orders.order.placed: the checkout's held units of the order's products become sold, per variant, once (the
+   * order's lines are the checkout's, which it held). A checkout holding nothing of a product was sold (a
+   * redelivered event) or cancelled already.
    */
   async commitOrder(event: OrderPlacedEvent): Promise<void> {
     const { checkoutId, items } = this.orderRefs(event);
-    const productIds = new Set([...items.keys(), ...(await this.productsHolding(checkoutId))]);
     const sold: string[] = [];
-    for (const productId of productIds) {
+    for (const productId of items.keys()) {
       const units = await this.settle(productId, checkoutId, () => true, { sold: true });
       if (units) sold.push(productId);
-      else if (items.has(productId))
-        this.logger.debug(`checkout ${checkoutId}: nothing held of product ${productId} (sold or returned before)`);
+      else this.logger.debug(`checkout ${checkoutId}: nothing held of product ${productId} (sold or returned before)`);
     }
     this.changed(sold);
   }
