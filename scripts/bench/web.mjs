@@ -142,7 +142,7 @@ const score = (lhr, category) => Math.round(lhr.categories[category].score * 100
 
 /**
  * What the browser transferred for the page (Lighthouse's network-requests audit: chromium's network log, each
- * response's transferSize with its headers), by resource type, in KB, and the encodings its JS came in.
+ * response's transferSize with its headers), by resource type, in KB, and how many JS files.
  */
 function transferred(lhr) {
   const items = lhr.audits['network-requests']?.details?.items ?? [];
@@ -152,9 +152,6 @@ function transferred(lhr) {
   return {
     jsKb: total(scripts),
     jsFiles: scripts.length,
-    // a script whose transfer is not well under its size came uncompressed
-    jsUncompressed: scripts.filter((item) => item.resourceSize > 1024 && item.transferSize > 0.9 * item.resourceSize)
-      .length,
     cssKb: total(of('Stylesheet')),
     htmlKb: total(of('Document')),
     allKb: total(of()),
@@ -216,7 +213,7 @@ for (const page of pages) {
   );
   console.log(
     `  ${''.padEnd(10)} transferred: JS ${wire.jsKb} KB in ${wire.jsFiles} files` +
-      `${wire.jsUncompressed ? ` (${wire.jsUncompressed} uncompressed)` : ''}, CSS ${wire.cssKb} KB, ` +
+      `, CSS ${wire.cssKb} KB, ` +
       `HTML ${wire.htmlKb} KB, all ${wire.allKb} KB (target: JS ≤ ${JS_WIRE_BUDGET_KB} KB)`,
   );
   // Lighthouse's own measure of the CPU it had (higher is faster): the simulated 4x slowdown applies on top of what
