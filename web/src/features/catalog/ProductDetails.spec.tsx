@@ -76,7 +76,7 @@ describe('product details: stock per size and colour', () => {
     expect(m).toHaveAttribute('aria-disabled', 'true');
     // not only a faint strike-through: dark text on grey, a dashed edge, and the words
     expect(m).toHaveClass('text-gray-700', 'bg-gray-100', 'border-dashed');
-    expect(m).toHaveTextContent('Msold out');
+    expect(m).toHaveTextContent('M sold out');
     expect(screen.getByRole('button', { name: 'S' })).not.toHaveAttribute('aria-disabled');
 
     await user.click(m);

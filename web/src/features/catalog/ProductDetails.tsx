@@ -189,7 +189,9 @@ export const ProductDetails = memo(function ProductDetails({
                   data-sold-out={out || undefined}
                 >
                   <span className={out ? 'line-through decoration-2' : undefined}>{s}</span>
-                  {/* said by the label; shown so that sold out never rests on the strike-through alone */}
+                  {/* said by the label; shown so that sold out never rests on the strike-through alone (the space
+                      keeps "M sold out" the visible text that the label "M, sold out" holds, as axe checks) */}
+                  {out && ' '}
                   {out && (
                     <span className="block text-[0.625rem] leading-3 font-semibold tracking-wide uppercase">
                       sold out
