@@ -64,7 +64,12 @@ describe('serving the build’s compressed variants', () => {
   });
 
   it('sends the file as it is to a client that accepts no encoding, still saying that the answer varies', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+    const refusals: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    ];
+    for (const headers of refusals) {
       const res = await get('/assets/index-abc123.js', headers);
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBeUndefined();
