@@ -5,7 +5,8 @@
 // locator action: only page.keyboard. Every element focus lands on is checked (focusStop): it is on screen, not
 // hidden, and shows a focus indicator (an outline or a box shadow that its unfocused state does not have, read from
 // the same element once focus has moved on); at every step's target, the pixels around it differ with and without
-// focus. axe-core finds no serious or critical violation on each screen the journey passes.
+// focus. axe-core finds no serious or critical violation on each screen the journey passes. Adding to the cart is
+// said by the page's live region (issue 40; focus-announcements.spec.ts covers the other answers).
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ProductJson } from '@shop/contracts';
 import { api, e2eEnv, expectAccessible, uniqueEmail, type E2eEnv } from './support';
@@ -256,8 +257,13 @@ describe('keyboard-only purchase (browser)', () => {
     ).resolves.toBe('true');
     await tabTo('Add to cart', (f) => f.tag === 'button' && /^add to cart$/i.test(f.name));
     await page.keyboard.press('Enter');
-    await page.getByText('Product added to cart!').waitFor();
+    await page.getByText('Product added to cart!', { exact: true }).waitFor();
     await expect(page.getByTestId('cart-badge').textContent()).resolves.toBe('1');
+    // a screen reader is told too, by the page's polite live region (role status), focus staying where it was
+    await expect(page.getByTestId('announcer').ariaSnapshot()).resolves.toMatch(
+      /^- status: "Product added to cart! Cart: 1 item, £[\d.]+"$/,
+    );
+    await expect(page.evaluate(`document.activeElement.textContent`)).resolves.toMatch(/add to cart/i);
 
     // Back up to the header's cart button, open the cart, Checkout
     await tabTo('the cart button', (f) => f.testId === 'cart-button', { back: true });

@@ -1,5 +1,6 @@
 import { StrictMode, type ComponentType, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
+import { Announcer } from '@/components/Announcer';
 import { RouteErrorBoundary } from '@/components/RouteError';
 import { ToasterHost } from '@/components/ToasterHost';
 import { AppRoutes } from '@/router';
@@ -23,6 +24,7 @@ export function Shop({ store, router: Router, serverState }: ShopProps) {
             <AppRoutes />
           </RouteErrorBoundary>
           <ToasterHost />
+          <Announcer />
         </Router>
       </Provider>
     </StrictMode>

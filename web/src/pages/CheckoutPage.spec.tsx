@@ -242,13 +242,17 @@ describe('checkout: discount code', () => {
     await user.type(screen.getByLabelText('Discount code'), 'save10');
     const release = holdApi((config) => config.url === '/api/checkout/quote');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
-    expect(screen.getByRole('button', { name: 'Applying...' })).toBeDisabled();
+    // busy, yet focusable: focus stays on it until the answer, then moves to the applied code
+    const busy = screen.getByRole('button', { name: 'Applying...' });
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    expect(busy).toHaveFocus();
     release();
 
     expect(await within(summary()).findByTestId('discount-line')).toHaveTextContent('Discount (SAVE10)−£2.50');
     expect(figure('Subtotal')).toBe('£25.00');
     expect(figure('Total')).toBe('£22.50');
     expect(screen.getByText(/applied/)).toHaveTextContent('Code SAVE10 applied: −£2.50');
+    expect(screen.getByTestId('applied-code')).toHaveFocus();
     expect(calls.find((c) => c.url === '/api/checkout/quote')?.data).toEqual({
       checkoutItems: [{ productId: aCart([{}]).products[0].productId, quantity: 2, size: 'M', color: 'Red' }],
       discountCode: 'save10',
@@ -265,6 +269,7 @@ describe('checkout: discount code', () => {
     const message = await screen.findByRole('alert');
     expect(message).toHaveTextContent('This discount code has expired');
     const field = screen.getByLabelText('Discount code');
+    await waitFor(() => expect(field).toHaveFocus());
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAttribute('aria-describedby', message.id);
     expect(within(summary()).queryByTestId('discount-line')).not.toBeInTheDocument();

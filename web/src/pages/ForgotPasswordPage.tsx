@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PASSWORD_RESET_MESSAGES, type ForgotPasswordRequest } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
@@ -16,9 +16,15 @@ export default function ForgotPasswordPage() {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const sentNote = useRef<HTMLParagraphElement>(null);
+  // The form gives way to the answer: focus goes to it (the button that was pressed is gone).
+  useEffect(() => {
+    if (sent) sentNote.current?.focus();
+  }, [sent]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending) return;
     setSending(true);
     setError(null);
     try {
@@ -47,7 +53,12 @@ export default function ForgotPasswordPage() {
         onSubmit={(e) => e.preventDefault()}
         footer={backToLogin}
       >
-        <p role="status" className="rounded border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+        <p
+          ref={sentNote}
+          tabIndex={-1}
+          role="status"
+          className="rounded border border-green-200 bg-green-50 p-3 text-sm text-green-900 focus:outline-2 focus:outline-offset-2"
+        >
           {sent}
         </p>
       </AuthLayout>

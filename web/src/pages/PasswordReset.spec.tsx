@@ -41,7 +41,9 @@ describe('forgot password', () => {
     expect(email).toBeRequired();
     await userEvent.type(email, '  fan@example.com ');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(await screen.findByRole('status')).toHaveTextContent(PASSWORD_RESET_MESSAGES.requested);
+    const sent = await screen.findByRole('status');
+    expect(sent).toHaveTextContent(PASSWORD_RESET_MESSAGES.requested);
+    expect(sent).toHaveFocus(); // the form (and its button) gave way to it
     expect(calls.find((c) => c.url === '/api/users/forgot-password')?.data).toEqual({ email: 'fan@example.com' });
     await userEvent.click(screen.getByRole('link', { name: 'Back to login' }));
     expect(location()).toBe('/login');
@@ -55,6 +57,7 @@ describe('forgot password', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByLabelText('Email')).toHaveValue('fan@example.com');
+    expect(screen.getByRole('button', { name: 'Send reset link' })).toHaveFocus();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

@@ -64,7 +64,7 @@ describe('form validation', () => {
     expect(screen.getByText('Packers Cap')).toBeInTheDocument();
   });
 
-  it("newsletter: an email-type, required field; the server's message as the toast", async () => {
+  it("newsletter: an email-type, required field; the server's message under it, focus kept on Subscribe", async () => {
     const calls = fakeApi({
       'POST /api/subscribe': { status: 400, body: { message: 'Email is already subscribed', statusCode: 400 } },
     });
@@ -74,7 +74,8 @@ describe('form validation', () => {
     expect(input).toBeRequired();
     await userEvent.type(input, 'fan@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
-    expect(await screen.findByText('Email is already subscribed')).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent('Email is already subscribed');
+    expect(screen.getByRole('button', { name: 'Subscribe' })).toHaveFocus();
     expect(calls[0].data).toEqual({ email: 'fan@example.com' });
   });
 

@@ -63,12 +63,18 @@ export function Field({
 }
 
 /** The card's submit button: `busyLabel` while the request runs. */
+/**
+ * The form's submit button. While busy it is aria-disabled, not disabled: a disabled button drops the keyboard's focus
+ * to the top of the page, and the form's answer (an error, a message) should find the user where they were. A press
+ * (or Enter in a field, which presses it) while busy does nothing.
+ */
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return (
     <button
       type="submit"
-      disabled={busy}
-      className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 disabled:opacity-60"
+      aria-disabled={busy || undefined}
+      onClick={(event) => busy && event.preventDefault()}
+      className="w-full rounded-lg bg-black p-3 font-semibold text-white hover:bg-gray-800 aria-disabled:opacity-60"
     >
       {busy ? busyLabel : label}
     </button>

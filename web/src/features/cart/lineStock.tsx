@@ -2,7 +2,9 @@
 // drawer, checkout), with a button that lowers it to what is left, or removes it when nothing is.
 import { CART_MESSAGES, type CartLineJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { announce } from '@/components/Announcer';
 import { notify } from '@/lib/notify';
+import { cartSummary } from './cartSummary';
 import { CART_TOAST, lineKey, removeFromCart, updateCartItemQuantity } from './cartSlice';
 
 /** Units of the line's variant left when fewer than its quantity; null when it can be bought as it is. */
@@ -14,7 +16,15 @@ export function shortfall(line: CartLineJson): number | null {
 /** True when some line asks for more than its variant has. */
 export const hasShortfall = (lines: CartLineJson[]) => lines.some((line) => shortfall(line) !== null);
 
-/** The cart's line changes through the cart thunks, for the cart's owner; a refusal shows the server's message. */
+/** A line as a screen reader hears it named: "Packers Cap, size M, Red". */
+const lineName = (line: Pick<CartLineJson, 'name' | 'size' | 'color'>) =>
+  [line.name, line.size && `size ${line.size}`, line.color].filter(Boolean).join(', ');
+
+/**
+ * The cart's line changes through the cart thunks, for the cart's owner. Each outcome is said in the live region
+ * (the line's new quantity or its removal, with the cart's total; a refusal such as "Only 2 left in stock"), and a
+ * refusal shows the server's message as a toast too.
+ */
 export function useCartLineActions() {
   const dispatch = useAppDispatch();
   const busyLine = useAppSelector((s) => s.cart.busyLine);
@@ -25,14 +35,24 @@ export function useCartLineActions() {
     const result = await dispatch(
       updateCartItemQuantity({ ...owner, productId: line.productId, size: line.size, color: line.color, quantity }),
     );
-    if (updateCartItemQuantity.rejected.match(result) && result.payload) notify.error(result.payload, CART_TOAST);
+    if (updateCartItemQuantity.fulfilled.match(result))
+      announce(`${lineName(line)}: quantity ${quantity}. ${cartSummary(result.payload)}`);
+    else if (result.payload) {
+      announce(result.payload);
+      notify.error(result.payload, CART_TOAST);
+    }
   };
 
   const remove = async (line: CartLineJson) => {
     const result = await dispatch(
       removeFromCart({ ...owner, productId: line.productId, size: line.size, color: line.color }),
     );
-    if (removeFromCart.rejected.match(result) && result.payload) notify.error(result.payload, CART_TOAST);
+    if (removeFromCart.fulfilled.match(result))
+      announce(`${lineName(line)} removed from the cart. ${cartSummary(result.payload)}`);
+    else if (result.payload) {
+      announce(result.payload);
+      notify.error(result.payload, CART_TOAST);
+    }
   };
 
   return { busyLine, setQuantity, remove };

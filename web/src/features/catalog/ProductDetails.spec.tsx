@@ -74,7 +74,9 @@ describe('product details: stock per size and colour', () => {
     await user.click(screen.getByRole('button', { name: 'Green' }));
     const m = screen.getByRole('button', { name: 'M, sold out' });
     expect(m).toHaveAttribute('aria-disabled', 'true');
-    expect(m).toHaveClass('line-through');
+    // not only a faint strike-through: dark text on grey, a dashed edge, and the words
+    expect(m).toHaveClass('text-gray-700', 'bg-gray-100', 'border-dashed');
+    expect(m).toHaveTextContent('M sold out');
     expect(screen.getByRole('button', { name: 'S' })).not.toHaveAttribute('aria-disabled');
 
     await user.click(m);

@@ -3,7 +3,9 @@ import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
+import { announce } from '@/components/Announcer';
 import { addToCart, CART_TOAST } from '@/features/cart/cartSlice';
+import { cartSummary } from '@/features/cart/cartSummary';
 import { swatch } from '@/lib/colors';
 import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
@@ -74,8 +76,14 @@ export const ProductDetails = memo(function ProductDetails({
       addToCart({ productId: product._id, quantity: shownQuantity, size, color, guestId, userId: user?._id }),
     );
     setAdding(false);
-    if (addToCart.fulfilled.match(result)) notify.success(ADDED_TO_CART, CART_TOAST);
-    else notify.error(result.payload ?? 'Failed to add to cart', CART_TOAST);
+    // the toast for the eye, the live region for a screen reader (the toasts' own region may not be in the page yet)
+    if (addToCart.fulfilled.match(result)) {
+      notify.success(ADDED_TO_CART, CART_TOAST);
+      announce(`${ADDED_TO_CART} ${cartSummary(result.payload)}`);
+    } else {
+      notify.error(result.payload ?? 'Failed to add to cart', CART_TOAST);
+      announce(result.payload ?? 'Failed to add to cart');
+    }
   };
 
   return (
@@ -143,10 +151,14 @@ export const ProductDetails = memo(function ProductDetails({
                   aria-disabled={out || undefined}
                   aria-label={out ? `${c}, ${SOLD_OUT_WORD}` : c}
                   title={out ? `${c}: ${SOLD_OUT_WORD}${size ? ` in ${size}` : ''}` : c}
-                  className={`relative h-9 w-9 overflow-hidden rounded-full border-2 border-gray-300 ${color === c ? 'ring-2 ring-black ring-offset-2' : ''} ${out ? 'cursor-not-allowed opacity-40' : ''}`}
+                  className={`relative h-9 w-9 overflow-hidden rounded-full border-2 ${out ? 'cursor-not-allowed border-dashed border-gray-700' : 'border-gray-300'} ${color === c ? 'ring-2 ring-black ring-offset-2' : ''}`}
                   style={{ backgroundColor: swatch(c) }}
+                  data-sold-out={out || undefined}
                 >
-                  {out && <span className="absolute top-1/2 left-[-20%] h-0.5 w-[140%] -rotate-45 bg-gray-900" />}
+                  {/* sold out: a bold cross-out, black edged with white, so it stands out on any colour (no fading) */}
+                  {out && (
+                    <span className="absolute top-1/2 left-[-20%] h-1 w-[140%] -translate-y-1/2 -rotate-45 border-y border-white bg-gray-900" />
+                  )}
                 </button>
               );
             })}
@@ -169,13 +181,22 @@ export const ProductDetails = memo(function ProductDetails({
                   title={out ? `${s}: ${SOLD_OUT_WORD}${color ? ` in ${color}` : ''}` : undefined}
                   className={`min-w-12 rounded border px-4 py-2 text-sm ${
                     out
-                      ? 'cursor-not-allowed border-gray-200 text-gray-400 line-through'
+                      ? 'cursor-not-allowed border-dashed border-gray-600 bg-gray-100 text-gray-700'
                       : size === s
                         ? 'border-black bg-black text-white'
                         : 'border-gray-300 hover:border-gray-500'
                   }`}
+                  data-sold-out={out || undefined}
                 >
-                  {s}
+                  <span className={out ? 'line-through decoration-2' : undefined}>{s}</span>
+                  {/* said by the label; shown so that sold out never rests on the strike-through alone (the space
+                      keeps "M sold out" the visible text that the label "M, sold out" holds, as axe checks) */}
+                  {out && ' '}
+                  {out && (
+                    <span className="block text-[0.625rem] leading-3 font-semibold tracking-wide uppercase">
+                      sold out
+                    </span>
+                  )}
                 </button>
               );
             })}
@@ -213,7 +234,7 @@ export const ProductDetails = memo(function ProductDetails({
               +
             </button>
           </div>
-          <p className="mt-2 min-h-5 text-sm text-amber-800" aria-live="polite" data-testid="stock-note">
+          <p className="mt-2 min-h-5 text-sm text-amber-800" role="status" data-testid="stock-note">
             {stockNote}
           </p>
         </div>

@@ -23,17 +23,56 @@ describe('product grid: a long list is added a batch a task', () => {
     expect(grid()).not.toHaveAttribute('aria-busy');
   });
 
-  it('adds a long list a batch a task, busy until every card is there, in order', () => {
+  it('adds a long list a batch a task (no IntersectionObserver here), in order, then no Show more', () => {
     const list = products(2 * CARDS_PER_TASK + 5);
     render(<ProductGrid products={list} />, { wrapper: MemoryRouter });
     expect(cards()).toHaveLength(CARDS_PER_TASK);
-    expect(grid()).toHaveAttribute('aria-busy', 'true');
+    expect(grid()).not.toHaveAttribute('aria-busy');
     act(() => jest.advanceTimersToNextTimer());
     expect(cards()).toHaveLength(2 * CARDS_PER_TASK);
     act(() => jest.advanceTimersToNextTimer());
     expect(cards()).toHaveLength(list.length);
-    expect(grid()).not.toHaveAttribute('aria-busy');
+    expect(screen.queryByRole('button', { name: /Show more products/ })).not.toBeInTheDocument();
     expect(cards().map((c) => c.textContent)).toEqual(list.map((p) => expect.stringContaining(p.name)));
+  });
+
+  describe('with IntersectionObserver', () => {
+    let near = false;
+    const observers: Array<{ fire: () => void }> = [];
+    beforeEach(() => {
+      near = false;
+      observers.length = 0;
+      (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = class {
+        constructor(private readonly callback: (entries: Array<{ isIntersecting: boolean }>) => void) {
+          observers.push(this);
+        }
+        fire() {
+          this.callback([{ isIntersecting: near }]);
+        }
+        observe() {
+          this.fire();
+        }
+        disconnect() {}
+      };
+    });
+    afterEach(() => delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver);
+
+    it('adds a batch only as the end of the list nears the screen, or when Show more is pressed', () => {
+      const list = products(3 * CARDS_PER_TASK);
+      render(<ProductGrid products={list} />, { wrapper: MemoryRouter });
+      act(() => jest.runOnlyPendingTimers());
+      expect(cards()).toHaveLength(CARDS_PER_TASK); // far from the screen: nothing more
+      const more = screen.getByRole('button', {
+        name: `Show more products (${CARDS_PER_TASK} of ${list.length} shown)`,
+      });
+      act(() => more.click());
+      expect(cards()).toHaveLength(2 * CARDS_PER_TASK);
+      near = true; // scrolled near the end
+      act(() => observers.at(-1)!.fire());
+      act(() => jest.runOnlyPendingTimers());
+      expect(cards()).toHaveLength(list.length);
+      expect(screen.queryByRole('button', { name: /Show more products/ })).not.toBeInTheDocument();
+    });
   });
 
   it('starts a new list from its first batch', () => {

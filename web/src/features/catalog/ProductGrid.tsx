@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
@@ -54,21 +54,41 @@ export function ProductCard({ product, eager = false, headingLevel = 3 }: Produc
 export const CARDS_PER_TASK = 12;
 
 /**
- * How many of `products` to show: a long list is added CARDS_PER_TASK cards a task, each batch in a task after the
- * previous one's commit, so that no one task renders, lays out and paints the whole list (the 65 cards of
- * /collections/all were one task of ~95 ms of style, layout and paint at 4× CPU slowdown, right where Lighthouse
- * counts blocking time). A new list starts again from its first batch.
+ * How many of `products` to show, and the way to show more: a long list starts with CARDS_PER_TASK cards and is added
+ * CARDS_PER_TASK cards at a time, each batch in a task after the previous one's commit, while the end of the list
+ * (`more`, the "Show more products" button after it) is within a screen's height of the viewport, or when that button
+ * is pressed. So no one task renders, lays out and paints the whole list, and a phone opening /collections/all renders
+ * the cards it can scroll to, not all 65 (which took ~0.5 s of its main thread at 4× CPU slowdown, most of the page's
+ * blocking time, issue 40). Without IntersectionObserver (jsdom) the batches follow one another regardless. A new list
+ * starts again from its first batch.
  */
-function useCardsShown(products: ProductJson[]): number {
+function useCardsShown(products: ProductJson[], more: RefObject<HTMLElement | null>) {
   const [shown, setShown] = useState({ products, count: CARDS_PER_TASK });
   const count = shown.products === products ? shown.count : CARDS_PER_TASK;
   if (shown.products !== products) setShown({ products, count });
+  const showMore = () => setShown({ products, count: count + CARDS_PER_TASK });
   useEffect(() => {
     if (count >= products.length) return;
-    const timer = setTimeout(() => setShown({ products, count: count + CARDS_PER_TASK }), 0);
-    return () => clearTimeout(timer);
-  }, [products, count]);
-  return Math.min(count, products.length);
+    const next = () => setShown({ products, count: count + CARDS_PER_TASK });
+    const end = more.current;
+    if (typeof IntersectionObserver === 'undefined' || !end) {
+      const timer = setTimeout(next, 0);
+      return () => clearTimeout(timer);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting) && timer === undefined) timer = setTimeout(next, 0);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(end);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [products, count, more]);
+  return { shown: Math.min(count, products.length), showMore };
 }
 
 interface ProductGridProps {
@@ -84,8 +104,8 @@ interface ProductGridProps {
 
 /**
  * A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". Memoised: its pages
- * render it from a deferred value (useDeferredSelector). Busy (aria-busy) while a new list loads, and while a long
- * list is still being added (useCardsShown).
+ * render it from a deferred value (useDeferredSelector). Busy (aria-busy) while a new list loads; a long list is shown a
+ * batch at a time as the shopper nears its end (useCardsShown).
  */
 export const ProductGrid = memo(function ProductGrid({
   products,
@@ -95,21 +115,34 @@ export const ProductGrid = memo(function ProductGrid({
   cardHeadingLevel = 3,
   className = '',
 }: ProductGridProps) {
-  const shown = useCardsShown(products);
+  const more = useRef<HTMLButtonElement>(null);
+  const { shown, showMore } = useCardsShown(products, more);
   if (loading && !products.length) return <p className="py-8 text-center text-gray-600">Loading...</p>;
   if (error) return <p className="py-8 text-center text-red-700">Error: {error}</p>;
   if (!products.length) return <p className="py-8 text-center text-gray-600">No Products found.</p>;
   return (
-    <ul
-      className={`grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4 ${loading ? 'opacity-60' : ''} ${className}`}
-      aria-busy={loading || shown < products.length || undefined}
-      data-testid="product-grid"
-    >
-      {products.slice(0, shown).map((product, i) => (
-        <li key={product._id}>
-          <ProductCard product={product} eager={i < eager} headingLevel={cardHeadingLevel} />
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul
+        className={`grid grid-cols-2 gap-x-4 gap-y-8 md:grid-cols-3 lg:grid-cols-4 ${loading ? 'opacity-60' : ''} ${className}`}
+        aria-busy={loading || undefined}
+        data-testid="product-grid"
+      >
+        {products.slice(0, shown).map((product, i) => (
+          <li key={product._id}>
+            <ProductCard product={product} eager={i < eager} headingLevel={cardHeadingLevel} />
+          </li>
+        ))}
+      </ul>
+      {shown < products.length && (
+        <button
+          ref={more}
+          type="button"
+          onClick={showMore}
+          className="mx-auto mt-8 block rounded-lg border border-gray-400 px-5 py-2 text-sm font-semibold hover:bg-gray-100"
+        >
+          Show more products ({shown} of {products.length} shown)
+        </button>
+      )}
+    </>
   );
 });

@@ -1,6 +1,8 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { CartLineJson } from '@shop/contracts';
+import { announce } from '@/components/Announcer';
 import { Price } from '@/components/Price';
+import { formatPrice } from '@/lib/money';
 import { applyCode, quoteKey, type AppliedCode } from './discount';
 
 interface Props {
@@ -23,21 +25,37 @@ export function DiscountCodeField({ lines, applied, onChange, refusal, disabled 
   const [applying, setApplying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const key = quoteKey(lines);
+  const result = useRef<HTMLParagraphElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  /** Where focus goes once an Apply the shopper pressed has its answer: the applied code, or back to the field. */
+  const [focusAfter, setFocusAfter] = useState<'result' | 'field' | null>(null);
 
-  const apply = async (code: string) => {
+  const apply = async (code: string, { pressed = false } = {}) => {
+    if (applying) return;
     setApplying(true);
     setError(null);
     try {
-      onChange(await applyCode(lines, code));
+      const quoted = await applyCode(lines, code);
+      onChange(quoted);
       setTyped('');
+      announce(`Code ${quoted.code} applied: −${formatPrice(quoted.quote.discount.amount)}`);
+      if (pressed) setFocusAfter('result');
     } catch (reason) {
       onChange(null);
       setTyped(code);
       setError((reason as Error).message);
+      if (pressed) setFocusAfter('field');
     } finally {
       setApplying(false);
     }
   };
+
+  // the form gives way to the applied code (or the other way round): focus follows what replaced the button
+  useEffect(() => {
+    if (!focusAfter) return;
+    (focusAfter === 'result' ? result : input).current?.focus();
+    setFocusAfter(null);
+  }, [focusAfter, applied]);
 
   useEffect(() => {
     if (applied && !applying && applied.key !== key && lines.length) void apply(applied.code);
@@ -49,12 +67,13 @@ export function DiscountCodeField({ lines, applied, onChange, refusal, disabled 
       setError('Enter a discount code');
       return;
     }
-    void apply(typed);
+    void apply(typed, { pressed: true });
   };
 
   const remove = () => {
     onChange(null);
     setError(null);
+    setFocusAfter('field');
   };
 
   const message = error ?? refusal ?? null;
@@ -63,7 +82,12 @@ export function DiscountCodeField({ lines, applied, onChange, refusal, disabled 
     <div className="mb-4 border-b border-gray-200 pb-4" data-testid="discount-code">
       {applied ? (
         <div className="flex items-center justify-between gap-3">
-          <p className="text-sm">
+          <p
+            ref={result}
+            tabIndex={-1}
+            className="text-sm focus:outline-2 focus:outline-offset-2"
+            data-testid="applied-code"
+          >
             Code <span className="font-mono font-semibold">{applied.code}</span> applied:{' '}
             <span className="font-semibold text-emerald-800">
               −<Price value={applied.quote.discount.amount} />
@@ -86,6 +110,7 @@ export function DiscountCodeField({ lines, applied, onChange, refusal, disabled 
           </label>
           <div className="flex gap-2">
             <input
+              ref={input}
               id={`${id}-code`}
               name="discountCode"
               value={typed}
@@ -102,10 +127,12 @@ export function DiscountCodeField({ lines, applied, onChange, refusal, disabled 
               aria-describedby={message ? messageId : undefined}
               className="min-w-0 flex-1 rounded border border-gray-400 bg-white p-2 uppercase disabled:bg-gray-100"
             />
+            {/* aria-disabled while applying: a disabled button would drop the keyboard's focus to the page */}
             <button
               type="submit"
-              disabled={disabled || applying}
-              className="rounded bg-gray-900 px-4 py-2 font-semibold text-white hover:bg-gray-700 disabled:opacity-60"
+              disabled={disabled}
+              aria-disabled={applying || undefined}
+              className="rounded bg-gray-900 px-4 py-2 font-semibold text-white hover:bg-gray-700 disabled:opacity-60 aria-disabled:opacity-60"
             >
               {applying ? 'Applying...' : 'Apply'}
             </button>

@@ -194,6 +194,36 @@ describe('admin discounts', () => {
     });
     expect(await screen.findByText('FIVER-OFF created')).toBeInTheDocument();
     expect(screen.getAllByTestId('discount-row')[0]).toHaveTextContent('FIVER-OFF');
+    // focus went to the new code in the list, not to the top of the page
+    await waitFor(() => expect(within(screen.getAllByTestId('discount-row')[0]).getByText('FIVER-OFF')).toHaveFocus());
+  }, 15_000);
+
+  it('shows a limited code whose last use an unpaid checkout holds as held, not active', async () => {
+    fakeApi({
+      'GET /api/admin/discounts': {
+        body: [
+          aCode({ _id: '65d000000000000000000001', code: 'ONEHELD', usageLimit: 1, uses: 0, held: 1 }),
+          aCode({ _id: '65d000000000000000000002', code: 'TWOOFTHREE', usageLimit: 3, uses: 1, held: 2 }),
+          aCode({ _id: '65d000000000000000000003', code: 'ROOMLEFT', usageLimit: 3, uses: 1, held: 1 }),
+          aCode({
+            _id: '65d000000000000000000004',
+            code: 'ALLUSED',
+            usageLimit: 1,
+            uses: 1,
+            held: 0,
+            status: 'used up',
+          }),
+        ],
+      },
+    });
+    renderDiscounts();
+    await screen.findByRole('table', { name: 'Discount codes' });
+    const statusOf = (code: string) =>
+      within(screen.getByRole('row', { name: new RegExp(`^${code}`) })).getByTestId('discount-status');
+    expect(statusOf('ONEHELD')).toHaveTextContent(/^1 held \/ 1$/);
+    expect(statusOf('TWOOFTHREE')).toHaveTextContent(/^1 used \+ 2 held \/ 3$/);
+    expect(statusOf('ROOMLEFT')).toHaveTextContent(/^active$/);
+    expect(statusOf('ALLUSED')).toHaveTextContent(/^used up$/);
   });
 
   it("keeps the form and shows the server's message when the code is refused", async () => {

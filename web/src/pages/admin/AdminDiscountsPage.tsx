@@ -20,21 +20,42 @@ import { usePageMeta } from '@/lib/usePageMeta';
 export const DEACTIVATE_DISCOUNT_CONFIRMATION =
   'Deactivate this discount code? Shoppers will no longer be able to use it; orders that used it keep it.';
 
-const STATUS_TONES: Record<DiscountStatus, string> = {
+/** What the list shows: the server's status, or 'held' for a limited code whose last uses unpaid checkouts hold. */
+type ShownStatus = DiscountStatus | 'held';
+
+const STATUS_TONES: Record<ShownStatus, string> = {
   active: 'bg-green-100 text-green-900',
+  held: 'bg-orange-100 text-orange-900',
   scheduled: 'bg-blue-100 text-blue-900',
   expired: 'bg-amber-100 text-amber-900',
   'used up': 'bg-red-100 text-red-900',
   inactive: 'bg-gray-200 text-gray-800',
 };
 
+/**
+ * The status a shopper meets: a code the server calls active (or scheduled) whose every use is placed or held by an
+ * unpaid checkout is refused to every other shopper as used up (the holds count against its limit), so the admin
+ * sees 'held', with the counts, until a hold ends (paid: used up; dropped: active again).
+ */
+export function shownStatus(code: Pick<DiscountCodeJson, 'status' | 'uses' | 'held' | 'usageLimit'>): {
+  status: ShownStatus;
+  label: string;
+} {
+  const { status, uses, held, usageLimit } = code;
+  if ((status === 'active' || status === 'scheduled') && usageLimit != null && held > 0 && uses + held >= usageLimit)
+    return { status: 'held', label: `${uses ? `${uses} used + ` : ''}${held} held / ${usageLimit}` };
+  return { status, label: status };
+}
+
 /** A code's status as a coloured label (the words carry it; the colour only helps). */
-function DiscountStatusBadge({ status }: { status: DiscountStatus }) {
+function DiscountStatusBadge({ code }: { code: DiscountCodeJson }) {
+  const { status, label } = shownStatus(code);
   return (
     <span
-      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap capitalize ${STATUS_TONES[status]}`}
+      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${status === 'held' ? '' : 'capitalize'} ${STATUS_TONES[status]}`}
+      data-testid="discount-status"
     >
-      {status}
+      {label}
     </span>
   );
 }
@@ -46,8 +67,19 @@ function validity(code: Pick<DiscountCodeJson, 'startsAt' | 'endsAt'>): string {
   return [from, until].filter(Boolean).join(' ') || 'Always';
 }
 
-function DiscountRow({ code, onEdit }: { code: DiscountCodeJson; onEdit: (code: DiscountCodeJson) => void }) {
+interface DiscountRowProps {
+  code: DiscountCodeJson;
+  onEdit: (code: DiscountCodeJson) => void;
+  /** Just created or saved: focus goes to its code, where the form that was closed had it. */
+  focused: boolean;
+}
+
+function DiscountRow({ code, onEdit, focused }: DiscountRowProps) {
   const dispatch = useAppDispatch();
+  const name = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (focused) name.current?.focus();
+  }, [focused]);
   const busy = useAppSelector((s) => selectAdminDiscounts(s).busy.includes(code._id));
   const notes = [
     code.firstOrderOnly && 'First order only',
@@ -68,7 +100,9 @@ function DiscountRow({ code, onEdit }: { code: DiscountCodeJson; onEdit: (code: 
   return (
     <Row testId="discount-row">
       <RowHeader>
-        <span className="font-mono">{code.code}</span>
+        <span ref={name} tabIndex={-1} className="font-mono focus:outline-2 focus:outline-offset-2">
+          {code.code}
+        </span>
         {notes.length > 0 && <span className="block text-xs font-normal text-gray-600">{notes.join(' · ')}</span>}
       </RowHeader>
       <Cell label="Discount" className="whitespace-nowrap tabular-nums">
@@ -85,7 +119,7 @@ function DiscountRow({ code, onEdit }: { code: DiscountCodeJson; onEdit: (code: 
         {code.held}
       </Cell>
       <Cell label="Status">
-        <DiscountStatusBadge status={code.status} />
+        <DiscountStatusBadge code={code} />
       </Cell>
       <Cell label="Active">{code.active ? 'Yes' : 'No'}</Cell>
       <Cell label="Actions">
@@ -136,6 +170,7 @@ export default function AdminDiscountsPage() {
   const dispatch = useAppDispatch();
   const { list, saving } = useAppSelector(selectAdminDiscounts);
   const [editing, setEditing] = useState<Editing>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
   const load = () => void dispatch(fetchDiscounts());
   useEffect(() => {
@@ -144,18 +179,20 @@ export default function AdminDiscountsPage() {
 
   const close = () => {
     setEditing(null);
+    setSaved(null);
     requestAnimationFrame(() => addButton.current?.focus());
   };
 
+  // Focus goes to the saved code in the list (DiscountRow), where the form was.
   const save = async (body: DiscountCodeBody) => {
-    if (editing?.kind === 'edit') {
-      const saved = await dispatch(updateDiscount({ id: editing.code._id, body })).unwrap();
-      notify.success(`${saved.code} updated`);
-    } else {
-      const saved = await dispatch(createDiscount(body)).unwrap();
-      notify.success(`${saved.code} created`);
-    }
-    close();
+    const code =
+      editing?.kind === 'edit'
+        ? await dispatch(updateDiscount({ id: editing.code._id, body })).unwrap()
+        : await dispatch(createDiscount(body)).unwrap();
+    const done = `${code.code} ${editing?.kind === 'edit' ? 'updated' : 'created'}`;
+    notify.success(done);
+    setEditing(null);
+    setSaved(code._id);
   };
 
   return (
@@ -192,7 +229,15 @@ export default function AdminDiscountsPage() {
           {list.data.length > 0 && (
             <DataTable label="Discount codes" columns={COLUMNS}>
               {list.data.map((code) => (
-                <DiscountRow key={code._id} code={code} onEdit={(c) => setEditing({ kind: 'edit', code: c })} />
+                <DiscountRow
+                  key={code._id}
+                  code={code}
+                  focused={!editing && saved === code._id}
+                  onEdit={(c) => {
+                    setSaved(null);
+                    setEditing({ kind: 'edit', code: c });
+                  }}
+                />
               ))}
             </DataTable>
           )}
