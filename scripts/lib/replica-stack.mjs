@@ -69,6 +69,7 @@ export async function startReplicaStack({ replicas = 2, extraEnv = {}, note = lo
       smtpPort: 1025 + portOffset,
       httpPort: 8025 + portOffset,
       database: mailpitDb,
+      maxMessages: 0, // every email is audited
       logFile: path.join(logDir, 'mailpit.log'),
     };
     let mailpit = await startMailpit(mailpitOptions);
