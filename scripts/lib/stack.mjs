@@ -251,7 +251,10 @@ export async function startStack(options) {
     ]);
     const wanted = [
       ...runnable.flatMap((s) =>
-        Array.from({ length: replicas }, (_, r) => [replicaId(s, r), replicaPort(ports[s.name], r)]),
+        Array.from({ length: replicas }, (_, r) => [
+          r === 0 ? s.name : `${s.name}-${r + 1}`,
+          replicaPort(ports[s.name], r),
+        ]),
       ),
       ['gateway', ports.gateway],
       ['the gateway metrics', metricsPort],
