@@ -336,11 +336,20 @@ async function recovery(since) {
 // ------------------------------------------------------------------ supervision, as Kubernetes restarts a pod
 
 const restarts = new Set();
+const restarting = new Set(); // ids of processes down or starting again: neither they nor their twins are killed
 const killed = new WeakSet(); // handles this script stopped on purpose
 const crashes = []; // processes that died of something else: { at, id, how, tail }
 
 /** Starts `p` again (a process that fails to start, e.g. while the database is stalled, is tried again, 5 times). */
 async function restartProcess(p) {
+  restarting.add(p.id);
+  try {
+    await startAgain(p);
+  } finally {
+    restarting.delete(p.id);
+  }
+}
+async function startAgain(p) {
   for (let attempt = 1; ; attempt++) {
     try {
       await stack.restart(p.id, 120_000);
@@ -362,6 +371,7 @@ function watch(p) {
     const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
     crashes.push({ at: at(), id: p.id, how, tail: handle.tail(12) });
     say(`CRASH: ${p.id} ${how}; restarting it (log: ${handle.logFile})`);
+    restarting.add(p.id);
     const restart = sleep(2000).then(() => restartProcess(p).catch((err) => say(`${p.id} stays down: ${err.message}`)));
     restarts.add(restart);
     await restart;
@@ -372,9 +382,9 @@ for (const p of stack.processes) watch(p);
 
 async function killReplica() {
   const services = stack.processes.filter((p) => p.name !== 'gateway');
-  // a replica whose twins are all up: the service keeps serving
-  const candidates = services.filter(
-    (p) => p.handle.running() && services.filter((q) => q.name === p.name).every((q) => q.handle.running()),
+  // a replica whose twins are all up (none down or starting again): the service keeps serving
+  const candidates = services.filter((p) =>
+    services.filter((q) => q.name === p.name).every((q) => q.handle.running() && !restarting.has(q.id)),
   );
   if (!candidates.length) return;
   const victim = pick(candidates);
@@ -383,6 +393,7 @@ async function killReplica() {
   faults.push(fault);
   say(`SIGKILL ${victim.id} (pid ${victim.handle.pid})`);
   killed.add(victim.handle);
+  restarting.add(victim.id);
   process.kill(victim.handle.pid, 'SIGKILL');
   const serving = recovery(started); // its twin serves meanwhile
   const restart = (async () => {
@@ -704,13 +715,22 @@ else {
 }
 
 // 4. Email: one confirmation per order, one cancellation per refunded (cancelled) order, none for anything else.
-const subjects = new Map();
-for (const m of snap.mail) inc(subjects, m.Subject);
+// An email is its Message-ID (RFC 5322): the shop gives every delivery of one event's email the same one, so a copy
+// delivered again (the SMTP server stored it, then went away before its "250 OK" reached us, and the send was
+// retried) is the same email to the buyer's mail client. Mailpit stores each copy: they are counted, not violations.
+const subjects = new Map(); // subject → Set of Message-IDs
+let copies = 0;
+for (const m of snap.mail) {
+  const ids = subjects.get(m.Subject) ?? new Set();
+  if (ids.has(m.MessageID)) copies++;
+  subjects.set(m.Subject, ids.add(m.MessageID));
+}
+const emailsWith = (subject) => subjects.get(subject)?.size ?? 0;
 const orderIds = new Set(orders.map((o) => o._id));
 for (const o of orders) {
-  const confirmed = subjects.get(`Your order ${o._id} is confirmed`) ?? 0;
+  const confirmed = emailsWith(`Your order ${o._id} is confirmed`);
   if (confirmed !== 1) violate('one confirmation email per order', `order ${o._id}: ${confirmed}`);
-  const cancelled = subjects.get(`Your order ${o._id} has been cancelled`) ?? 0;
+  const cancelled = emailsWith(`Your order ${o._id} has been cancelled`);
   if (cancelled !== (o.status === 'Cancelled' ? 1 : 0))
     violate('one cancellation email per refunded order', `order ${o._id} (${o.status}): ${cancelled}`);
 }
@@ -802,7 +822,9 @@ console.log(
   `  stock: ${stockRows.length} variants; ${stockRows.reduce((n, r) => n + r.ordered, 0)} units in live orders, ${stockRows.reduce((n, r) => n + r.held, 0)} held by unexpired checkouts`,
 );
 console.log(`  code ${CODE}: ${code?.uses} uses of ${CODE_LIMIT}, ${carrying} orders carry it`);
-console.log(`  email: ${snap.mail.length} messages in Mailpit`);
+console.log(
+  `  email: ${snap.mail.length} messages in Mailpit, ${copies} of them a second copy of an email (same Message-ID, delivered again after the SMTP server went away mid-send)`,
+);
 console.log(`  dead letters: ${deadLetters.length}`);
 for (const d of deadLetters)
   console.log(`    ${d.queue}: ${d.type} ${d.eventId} — ${d.error}${d.lost ? '  (LOST)' : ''}`);
@@ -825,6 +847,7 @@ if (process.env.CHAOS_JSON)
           retried: Object.fromEntries(stats.retried),
         },
         orders: orders.length,
+        mail: { messages: snap.mail.length, copies },
         money: ledger,
         faults,
         deadLetters,
@@ -841,6 +864,12 @@ for (const c of crashes)
     `  crash of ${c.id} (${c.how}) at ${c.at.toFixed(0)} s; its last lines:\n${c.tail.replace(/^/gm, '      ')}`,
   );
 await shop.stop();
+if (violations.length) {
+  // the next run starts from an empty log directory: keep this one's
+  const kept = `${shop.logDir}-failed-${RUN}`;
+  fs.renameSync(shop.logDir, kept);
+  console.log(`  the stack's logs: ${path.relative(ROOT, kept)}/`);
+}
 const verdict = violations.length
   ? `chaos: FAIL — ${violations.length} audit violation(s) after ${stats.purchases} purchases and ${faults.length} faults`
   : `chaos: PASS — 0 audit violations after ${stats.purchases} purchases (${stats.succeeded} succeeded), ${faults.length} faults, ${errorTotal} buyer-visible 5xx/timeouts`;
