@@ -13,6 +13,7 @@ import { createHttpCache } from './http-cache/index';
 import { createProductPages } from './product-page';
 import { createServiceProxies, upstreamAgents } from './proxy';
 import { rateLimits } from './rate-limit';
+import { serviceReplicas } from './replicas';
 import { closeRedis, createRedis, waitForRedis } from './redis';
 import { beginRequest, notesOf, requestIdOf } from './request-id';
 import { matchRoute, pathOf, RATE_LIMITED, ROUTES, type Route } from './routes';
@@ -38,9 +39,10 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
   const logger = options.logger ?? createLogger('gateway', config.logLevel);
   const redis = createRedis(config.redisUrl, logger);
   const agents = upstreamAgents(config);
+  const replicas = serviceReplicas(config.upstreams, logger);
   // in front of the routes marked `cached`; none with CATALOG_CACHE=off
-  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, agents) : undefined;
-  const proxy = createServiceProxies(config, agents, logger, httpCache?.onUpstreamResponse);
+  const httpCache = config.catalogCache.enabled ? createHttpCache(config, redis, logger, agents, replicas) : undefined;
+  const proxy = createServiceProxies(config, agents, replicas, logger, httpCache?.onUpstreamResponse);
 
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     const status =
@@ -63,7 +65,7 @@ export function createGateway(config: GatewayConfig, options: { logger?: Logger 
     webDist: config.webDist,
     // The product as any client of the API reads it: through the HTTP cache when there is one.
     readProduct: httpCache?.read,
-    catalogUrl: config.upstreams.catalog,
+    catalogUrl: config.upstreams.catalog[0],
     // a page waits at most 2 s for its product, then gets the prerendered frame (the app asks again)
     timeoutMs: Math.min(config.proxyTimeoutMs, 2000),
     logger,

@@ -40,6 +40,18 @@ const url = (...protocols: string[]): Kind<string> => [
   `be a ${protocols.join(' or ')}// URL`,
   (raw) => (protocols.includes(new URL(raw).protocol) ? raw.replace(/\/+$/, '') : invalid()),
 ];
+/** One URL, or a service's replicas as a comma list (each taken in turn: replicas.ts). */
+const urlList = (...protocols: string[]): Kind<string[]> => [
+  `be a ${protocols.join(' or ')}// URL, or a comma list of them`,
+  (raw) => {
+    const list = raw
+      .split(',')
+      .map((one) => one.trim())
+      .filter(Boolean)
+      .map((one) => url(...protocols)[1](one));
+    return list.length > 0 && new Set(list).size === list.length ? list : invalid();
+  },
+];
 const keyPrefix = (min: number): Kind<string> => [
   `be ${min}-100 characters of [A-Za-z0-9:._-]`,
   (raw) => (new RegExp(`^[A-Za-z0-9:._-]{${min},100}$`).test(raw) ? raw : invalid()),
@@ -92,10 +104,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const metricsPort = read('METRICS_PORT', portOrOff, 'off');
   if (metricsPort && metricsPort === port)
     problems.push(`METRICS_PORT must differ from PORT (${port}): metrics are never served on the public port`);
-  const upstreams = {} as Record<ServiceName, string>;
+  /** Each service's replicas (one URL, or several: `CATALOG_URL=http://a:3001,http://b:3001`). */
+  const upstreams = {} as Record<ServiceName, string[]>;
   for (const service of SERVICES) {
     const fallback = `http://127.0.0.1:${DEFAULT_PORTS[service]}`;
-    upstreams[service] = read(`${service.toUpperCase()}_URL`, url('http:', 'https:'), fallback);
+    upstreams[service] = read(`${service.toUpperCase()}_URL`, urlList('http:', 'https:'), fallback);
   }
 
   const config = {

@@ -7,6 +7,7 @@ import { SERVICES, type ServiceName } from '@shop/contracts';
 import type { GatewayConfig } from './config';
 import { MESSAGES, sendError, sendUnavailable } from './errors';
 import { notesOf, requestIdOf } from './request-id';
+import { isRefused, isReplayable, isRetriable, type ServiceReplicas } from './replicas';
 import { DOT_SEGMENT, normalisePath, pathOf, type Route } from './routes';
 
 export type Agents = Record<ServiceName, http.Agent>;
@@ -25,7 +26,8 @@ export function upstreamAgents(config: GatewayConfig): Agents {
       scheduling: 'lifo',
       timeout: 60_000,
     });
-  return Object.fromEntries(SERVICES.map((service) => [service, agentFor(config.upstreams[service])])) as Agents;
+  // One agent serves all of a service's replicas (it pools sockets per host and port).
+  return Object.fromEntries(SERVICES.map((service) => [service, agentFor(config.upstreams[service][0])])) as Agents;
 }
 
 /** A chunked body's byte count on its way, and its upstream request once there is one. */
@@ -36,7 +38,19 @@ interface Counting {
   upstream?: ClientRequest;
 }
 const COUNT = Symbol('body byte count');
-type Counted = IncomingMessage & { [COUNT]?: Counting };
+/** A request's way to its service's replicas: the one it is sent to now, those tried before. */
+interface Attempt {
+  target: string;
+  tried: Set<string>;
+  /** The attempt's upstream did not answer within the proxy timeout (never sent again: the client waited enough). */
+  timedOut?: boolean;
+  /** The X-Forwarded-* headers as the client sent them (the proxy appends to them on every attempt). */
+  forwarded: Record<string, string | string[] | undefined>;
+  next: (err?: unknown) => void;
+}
+const ATTEMPT = Symbol('upstream attempt');
+type Counted = IncomingMessage & { [COUNT]?: Counting; [ATTEMPT]?: Attempt };
+const FORWARDED = ['x-forwarded-for', 'x-forwarded-port', 'x-forwarded-proto', 'x-forwarded-host'];
 
 /** A refused body up to this size is read and dropped after the 413; a larger one is cut off with the connection. */
 const LINGER_BYTES = 8 * 1024 * 1024;
@@ -49,13 +63,16 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 export function createServiceProxies(
   config: GatewayConfig,
   agents: Agents,
+  replicas: ServiceReplicas,
   logger: Logger,
   /** Called with every upstream response, before its headers reach the client. */
   onUpstreamResponse?: (req: IncomingMessage, statusCode: number, service: ServiceName) => void,
 ) {
   const proxyTo = (service: ServiceName) =>
     createProxyMiddleware({
-      target: config.upstreams[service],
+      target: config.upstreams[service][0],
+      // the replica picked for this attempt (below)
+      router: (req: Counted) => req[ATTEMPT]?.target,
       agent: agents[service],
       changeOrigin: false,
       xfwd: true,
@@ -80,6 +97,8 @@ export function createServiceProxies(
           });
         },
         proxyReq: (proxyReq, req: Counted) => {
+          const attempt = req[ATTEMPT];
+          if (attempt) proxyReq.once('timeout', () => (attempt.timedOut = true));
           if (req[COUNT]?.overflowed) proxyReq.destroy();
           else if (req[COUNT]) req[COUNT].upstream = proxyReq;
         },
@@ -90,14 +109,47 @@ export function createServiceProxies(
         error: (err, req, res) => {
           if ((req as Counted)[COUNT]?.overflowed) return; // we cut the upload off ourselves and already answered 413
           const code = (err as NodeJS.ErrnoException).code;
-          logger.warn({ requestId: requestIdOf(req), upstream: service, code, err: err.message }, 'upstream failed');
+          const attempt = (req as Counted)[ATTEMPT];
+          if (attempt && isRefused(err)) replicas[service].refused(attempt.target);
+          // Another replica, for a request that can be sent again (idempotent, no body) and not answered yet.
+          const again =
+            attempt &&
+            !attempt.timedOut &&
+            isRetriable(err) &&
+            isReplayable(req) &&
+            'setHeader' in res &&
+            !res.headersSent
+              ? replicas[service].pick(attempt.tried)
+              : undefined;
+          logger.warn(
+            {
+              requestId: requestIdOf(req),
+              upstream: service,
+              url: attempt?.target,
+              code,
+              err: err.message,
+              retry: again,
+            },
+            'upstream failed',
+          );
+          if (attempt && again) {
+            for (const name of FORWARDED)
+              if (attempt.forwarded[name] === undefined) delete req.headers[name];
+              else req.headers[name] = attempt.forwarded[name];
+            attempt.target = again;
+            attempt.tried.add(again);
+            void proxies[service](req, res as ServerResponse, attempt.next);
+            return;
+          }
           // (a bare socket only for an upgrade, which no route takes)
           if ('setHeader' in res) sendUnavailable(res, service);
           else res.destroy();
         },
       },
     });
-  const proxies = Object.fromEntries(SERVICES.map((service) => [service, proxyTo(service)]));
+  const proxies: Record<ServiceName, ReturnType<typeof proxyTo>> = Object.fromEntries(
+    SERVICES.map((service) => [service, proxyTo(service)]),
+  ) as Record<ServiceName, ReturnType<typeof proxyTo>>;
 
   /** Proxies a request to the service of its route (next(err) only if the proxy throws). */
   return (route: Route, req: Counted, res: ServerResponse, next: (err?: unknown) => void): void => {
@@ -115,6 +167,9 @@ export function createServiceProxies(
     // A chunked body is counted as it streams (above). One with a Content-Length was judged by it, and Node's parser
     // reads no byte past it (any more are the next request, on which the client waits).
     if (req.headers['transfer-encoding'] !== undefined) req[COUNT] = { limit, received: 0, overflowed: false };
+    const target = replicas[route.service].pick()!;
+    const forwarded = Object.fromEntries(FORWARDED.map((name) => [name, req.headers[name]]));
+    req[ATTEMPT] = { target, tried: new Set([target]), forwarded, next };
     void proxies[route.service](req, res, next);
   };
 }

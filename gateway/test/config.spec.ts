@@ -9,11 +9,11 @@ describe('configuration', () => {
       host: '0.0.0.0',
       redisUrl: 'redis://127.0.0.1:6379',
       upstreams: {
-        catalog: 'http://127.0.0.1:3001',
-        cart: 'http://127.0.0.1:3002',
-        identity: 'http://127.0.0.1:3003',
-        checkout: 'http://127.0.0.1:3004',
-        orders: 'http://127.0.0.1:3005',
+        catalog: ['http://127.0.0.1:3001'],
+        cart: ['http://127.0.0.1:3002'],
+        identity: ['http://127.0.0.1:3003'],
+        checkout: ['http://127.0.0.1:3004'],
+        orders: ['http://127.0.0.1:3005'],
       },
       corsOrigins: [],
       bodyLimitBytes: 1024 * 1024,
@@ -60,7 +60,7 @@ describe('configuration', () => {
       logLevel: 'warn',
       webDist: '/srv/web',
     });
-    expect(config.upstreams.catalog).toBe('http://catalog:3001');
+    expect(config.upstreams.catalog).toEqual(['http://catalog:3001']);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(() => loadConfig({ TRUST_PROXY: '999.1.1.1' })).toThrow(/TRUST_PROXY/);
@@ -99,6 +99,15 @@ describe('configuration', () => {
       expect(message).toContain(name);
     }
     expect((error as ConfigError).problems).toHaveLength(9);
+  });
+
+  it("reads a service's replicas as a comma list of URLs", () => {
+    const config = loadConfig({ CATALOG_URL: 'http://127.0.0.1:3001, http://127.0.0.1:3101/' });
+    expect(config.upstreams.catalog).toEqual(['http://127.0.0.1:3001', 'http://127.0.0.1:3101']);
+    expect(config.upstreams.cart).toEqual(['http://127.0.0.1:3002']);
+    expect(() => loadConfig({ CATALOG_URL: 'http://a:1,b:2' })).toThrow(/CATALOG_URL must be/);
+    expect(() => loadConfig({ CATALOG_URL: 'http://a:1,http://a:1' })).toThrow(/CATALOG_URL must be/);
+    expect(() => loadConfig({ CATALOG_URL: ',' })).toThrow(/CATALOG_URL must be/);
   });
 
   it('parses sizes', () => {

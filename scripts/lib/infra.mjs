@@ -377,7 +377,7 @@ export async function buildMailpit({ force = false, note = log } = {}) {
  * `database` (a SQLite file; a temporary one Mailpit deletes on exit when not given). Resolves to the process
  * handle with `smtpUrl` and `url` (the inbox and API) once both ports answer.
  */
-export async function startMailpit({ id, smtpPort, httpPort, database, logFile, label = 'mailpit' }) {
+export async function startMailpit({ id, smtpPort, httpPort, database, logFile, label = 'mailpit', maxMessages }) {
   if (!fs.existsSync(MAILPIT_BIN))
     throw new StepError(`${MAILPIT_BIN} is missing: build it first (npm run build, or npm start / npm test do it).`);
   await stopLeftover(id, MAILPIT_BIN);
@@ -406,6 +406,8 @@ export async function startMailpit({ id, smtpPort, httpPort, database, logFile, 
     fs.mkdirSync(path.dirname(database), { recursive: true });
     args.push('--database', database);
   }
+  // Mailpit keeps the newest 500 messages unless told otherwise (0: every message)
+  if (maxMessages !== undefined) args.push('--max', String(maxMessages));
   const handle = startProcess({ id, label, command: MAILPIT_BIN, args, cwd: ROOT, logFile, marker: MAILPIT_BIN });
   let exited = false;
   handle.exited.then(() => (exited = true));

@@ -67,6 +67,12 @@ export function discoverServices() {
     });
 }
 
+/** A service's second replica listens on its port + this (3101 beside 3001), its third + twice this, … */
+export const REPLICA_PORT_STEP = 100;
+
+/** The port of replica `r` (0-based) of a service whose first replica listens on `port`. */
+export const replicaPort = (port, r) => port + r * REPLICA_PORT_STEP;
+
 /** NODE_OPTIONS of one of the stack's processes: the caller's own, then the shop's V8 flags (node-flags.cjs). */
 const nodeOptions = (name) => [process.env.NODE_OPTIONS, nodeFlags(name)].filter(Boolean).join(' ');
 
@@ -120,9 +126,13 @@ async function runToCompletion(handle, what) {
  *   links (default http://localhost:<gateway port>)
  * - metricsPort: the gateway's METRICS_PORT (default the gateway's port + 1000: 9080 for npm start)
  * - note: receives the progress (seeds, ready), default a log line each (npm start passes its step's note)
+ * - replicas: processes of each service (default 1); replica r (0-based) listens on its port + r × REPLICA_PORT_STEP,
+ *   and the gateway takes them in turn (its <SERVICE>_URL a comma list)
  *
  * Resolves to { baseUrl, metricsUrls: { gateway, <service>: …/metrics }, running: [names],
- * missing: [names without dist/main.js], handles, stop() }.
+ * missing: [names without dist/main.js], handles, processes, restart(id), stop() }. `processes` lists every service
+ * replica and the gateway as { id, name, replica, port, handle }; `restart(id)` starts one of them again, as it was
+ * started, once its process has exited (resolves with the new handle once it answers /ready).
  * On failure everything it started is stopped before the error is thrown.
  */
 export async function startStack(options) {
@@ -145,7 +155,10 @@ export async function startStack(options) {
     smtpUrl,
     publicUrl = `http://localhost:${ports.gateway}`,
     note = log,
+    replicas = 1,
   } = options;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9)
+    throw new StepError(`replicas must be a whole number from 1 to 9 (got ${replicas})`);
   const metricsPort = options.metricsPort ?? ports.gateway + GATEWAY_METRICS_PORT_OFFSET;
   const services = discoverServices();
   const runnable = services.filter((s) => s.main);
@@ -172,7 +185,7 @@ export async function startStack(options) {
     PAYPAL_CLIENT_ID: 'fake-client-id',
     PAYPAL_CLIENT_SECRET: 'fake-client-secret',
   };
-  const serviceEnv = (s) => ({
+  const serviceEnv = (s, replica = 0) => ({
     ...process.env,
     NODE_OPTIONS: nodeOptions(s.name),
     ...(s.name === 'checkout' ? paypalEnv : {}),
@@ -182,7 +195,7 @@ export async function startStack(options) {
       ? { ASSET_URL_PREFIX: `http://localhost:${ports.gateway}` }
       : {}),
     ...extraEnv,
-    PORT: String(ports[s.name]),
+    PORT: String(replicaPort(ports[s.name], replica)),
     MONGO_URI: mongoUri(s.name),
     REDIS_URL: redisUrl,
     RABBITMQ_URL: rabbitUrl,
@@ -195,16 +208,54 @@ export async function startStack(options) {
   const stop = async () => {
     await Promise.all(handles.map((h) => h.stop()));
   };
+  // Each service replica and the gateway: how to start it (again).
+  const processes = [];
+  const replicaId = (s, r) => (r === 0 ? `${scope}-${s.name}` : `${scope}-${s.name}-${r + 1}`);
+  const spawnReplica = (s, r) =>
+    startProcess({
+      id: replicaId(s, r),
+      label: r === 0 ? s.name : `${s.name}-${r + 1}`,
+      command: process.execPath,
+      args: [s.main],
+      env: serviceEnv(s, r),
+      cwd: s.dir,
+      logFile: logFile(r === 0 ? s.name : `${s.name}-${r + 1}`),
+      marker: s.main,
+    });
+  const gatewayOptions = {
+    scope,
+    port: ports.gateway,
+    metricsPort,
+    ports,
+    upstreams: Object.fromEntries(
+      runnable.map((s) => [
+        s.name,
+        Array.from({ length: replicas }, (_, r) => `http://127.0.0.1:${replicaPort(ports[s.name], r)}`).join(','),
+      ]),
+    ),
+    redisUrl,
+    webDist,
+    logFile: logFile('gateway'),
+    extraEnv,
+    nodeEnv,
+    logLevel,
+  };
+  const readyUrl = (p) => `http://127.0.0.1:${p.port}/ready`;
 
   try {
     // Free our ports from leftovers of an earlier crashed run (by pid file), then insist they are free.
     await Promise.all([
-      ...runnable.map((s) => stopLeftover(`${scope}-${s.name}`, s.main)),
+      ...runnable.flatMap((s) => Array.from({ length: replicas }, (_, r) => stopLeftover(replicaId(s, r), s.main))),
       stopLeftover(`${scope}-gateway`, path.join(ROOT, 'gateway/dist/main.js')),
       stopLeftover(`${scope}-fake-paypal`, FAKE_PAYPAL_MAIN),
     ]);
     const wanted = [
-      ...runnable.map((s) => [s.name, ports[s.name]]),
+      ...runnable.flatMap((s) =>
+        Array.from({ length: replicas }, (_, r) => [
+          r === 0 ? s.name : `${s.name}-${r + 1}`,
+          replicaPort(ports[s.name], r),
+        ]),
+      ),
       ['gateway', ports.gateway],
       ['the gateway metrics', metricsPort],
       ['the fake PayPal', paypalPort],
@@ -251,35 +302,30 @@ export async function startStack(options) {
     handles.push(paypal);
     waits.push(waitReady(paypal, `${paypalUrl}/__fake/health`, readyTimeoutMs));
     for (const s of runnable) {
-      const h = startProcess({
-        id: `${scope}-${s.name}`,
-        label: s.name,
-        command: process.execPath,
-        args: [s.main],
-        env: serviceEnv(s),
-        cwd: s.dir,
-        logFile: logFile(s.name),
-        marker: s.main,
-      });
-      handles.push(h);
-      waits.push(waitReady(h, `http://127.0.0.1:${ports[s.name]}/ready`, readyTimeoutMs));
+      for (let r = 0; r < replicas; r++) {
+        const h = spawnReplica(s, r);
+        const p = { id: h.id, name: s.name, replica: r, port: replicaPort(ports[s.name], r), handle: h };
+        p.spawn = () => spawnReplica(s, r);
+        processes.push(p);
+        handles.push(h);
+        waits.push(waitReady(h, readyUrl(p), readyTimeoutMs));
+      }
     }
-    const gateway = startGateway({
-      scope,
+    const gateway = startGateway(gatewayOptions);
+    processes.push({
+      id: gateway.id,
+      name: 'gateway',
+      replica: 0,
       port: ports.gateway,
-      metricsPort,
-      ports,
-      redisUrl,
-      webDist,
-      logFile: logFile('gateway'),
-      extraEnv,
-      nodeEnv,
-      logLevel,
+      handle: gateway,
+      spawn: () => startGateway(gatewayOptions),
     });
     handles.push(gateway);
     waits.push(waitReady(gateway, `http://127.0.0.1:${ports.gateway}/ready`, readyTimeoutMs));
     await Promise.all(waits);
-    note(`${runnable.length} service(s) and the gateway ready in ${formatMs(Date.now() - started)}`);
+    note(
+      `${runnable.length} service(s)${replicas > 1 ? ` × ${replicas} replicas` : ''} and the gateway ready in ${formatMs(Date.now() - started)}`,
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -296,8 +342,22 @@ export async function startStack(options) {
     running: runnable.map((s) => s.name),
     missing,
     handles,
+    processes,
+    restart,
     stop,
   };
+
+  /** Starts process `id` again (it must have exited), resolves with its new handle once it answers /ready. */
+  async function restart(id, timeoutMs = readyTimeoutMs) {
+    const p = processes.find((x) => x.id === id);
+    if (!p) throw new StepError(`no process ${id} in this stack`);
+    if (p.handle.running()) throw new StepError(`${id} is still running`);
+    handles.splice(handles.indexOf(p.handle), 1);
+    p.handle = p.spawn();
+    handles.push(p.handle);
+    await waitReady(p.handle, readyUrl(p), timeoutMs);
+    return p.handle;
+  }
 }
 
 /**

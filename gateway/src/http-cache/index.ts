@@ -15,6 +15,7 @@ import { registry } from '../metrics';
 import type { ProductRead } from '../product-page';
 import type { Agents } from '../proxy';
 import { throttled } from '../redis';
+import { isRefused, isRetriable, type ServiceReplicas } from '../replicas';
 import { notesOf, requestIdOf } from '../request-id';
 import { DOT_SEGMENT, matchRoute, normalisePath, pathOf, ROUTES } from '../routes';
 import { acceptsGzip, entryOf, isCacheable, serveEntry, servePassed } from './entry';
@@ -49,7 +50,13 @@ export function cacheKeyOf(method: string | undefined, url: string): string | un
  * catalog names (invalidation.ts); while the purge sequence is unknown (Redis away) every read is proxied.
  * It knows nothing of what it keeps: no product, no list, no query.
  */
-export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Logger, agents: Agents) {
+export function createHttpCache(
+  config: GatewayConfig,
+  redis: Redis,
+  logger: Logger,
+  agents: Agents,
+  replicas: ServiceReplicas,
+) {
   const { maxEntries, maxBytes, prefix, versionPollMs } = config.catalogCache;
   /** The kept responses, in insertion order, and reads re-insert: the first key is the least recently used. */
   const entries = new Map<string, Entry>();
@@ -119,8 +126,23 @@ export function createHttpCache(config: GatewayConfig, redis: Redis, logger: Log
    * GETs `url` from the service anonymously (no Authorization or cookie: a shared entry must not depend on who asked
    * first), whole and unencoded (the cache gzips once itself), passing on the client's request id and address.
    */
-  const fetchUpstream = (service: ServiceName, url: string, req?: IncomingMessage): Promise<Upstream> => {
-    const { protocol, hostname, port, host, pathname } = new URL(config.upstreams[service]);
+  const fetchUpstream = async (service: ServiceName, url: string, req?: IncomingMessage): Promise<Upstream> => {
+    // A GET: sent to the next replica in turn, and to another one if that one is gone (as the proxy does).
+    const tried = new Set<string>();
+    for (;;) {
+      const target = replicas[service].pick(tried);
+      if (target === undefined) throw new Error('no replica left'); // never: the loop below returns or throws first
+      tried.add(target);
+      try {
+        return await fetchFrom(service, target, url, req);
+      } catch (err) {
+        if (isRefused(err)) replicas[service].refused(target);
+        if (!isRetriable(err) || replicas[service].pick(tried) === undefined) throw err;
+      }
+    }
+  };
+  const fetchFrom = (service: ServiceName, target: string, url: string, req?: IncomingMessage): Promise<Upstream> => {
+    const { protocol, hostname, port, host, pathname } = new URL(target);
     const headers: OutgoingHttpHeaders = {
       host: req?.headers.host ?? host, // as the proxy sends it (changeOrigin: false)
       accept: 'application/json',

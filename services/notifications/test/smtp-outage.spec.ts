@@ -54,3 +54,40 @@ describe('notifications while the SMTP server is down', () => {
     expect(metrics.sum('shop_events_retried_total')).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('notifications while the SMTP server is away for longer than other consumers retry', () => {
+  let shop: Notifications;
+  let mailpit: Mailpit | undefined;
+  let smtpPort: number;
+  const RETRY_MS = 250; // the schedule shrunk 20 times: 5 s between runs in production
+
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`, { EVENT_RETRY_DELAY_MS: String(RETRY_MS) });
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await mailpit?.stop();
+  });
+
+  it('keeps retrying an email through an outage of 8 retry periods (the chaos run’s 30 s restart), never dead-letters it', async () => {
+    const to = uniqueAddress('long-outage');
+    const event = await shop.bus.publish(EVENTS.identity.userRegistered, {
+      userId: 'u4',
+      name: 'Long Outage',
+      email: to,
+    });
+    // 8 periods: past the 5 runs (4 retries) every other consumer gets before an event is dead-lettered
+    await new Promise((resolve) => setTimeout(resolve, 8 * RETRY_MS));
+    mailpit = await startMailpit(smtpPort);
+    const back = Date.now();
+    const mail = await waitForMail(mailpit, to, 15_000);
+    expect(mail.Subject).toBe('Welcome to Gridiron Store, Long Outage');
+    expect(Date.now() - back).toBeLessThan(10 * RETRY_MS); // sent by one of the next retries, not a later replay
+    const metrics = await scrapeMetrics(`${shop.service.url}/metrics`);
+    expect(metrics.sum('shop_events_dead_lettered_total')).toBe(0);
+    expect(shop.service.logs.filter((l) => l.eventId === event.eventId && /dead-letter/i.test(String(l.msg)))).toEqual(
+      [],
+    );
+  });
+});

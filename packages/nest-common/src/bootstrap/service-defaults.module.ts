@@ -96,6 +96,8 @@ export class ServiceDefaultsModule {
             queuePrefix: config.RABBITMQ_NAMESPACE,
             exchange: namespacedExchange(config.RABBITMQ_NAMESPACE),
             store: new MongoProcessedEventStore(connection),
+            maxAttempts: config.EVENT_MAX_ATTEMPTS,
+            retryDelayMs: config.EVENT_RETRY_DELAY_MS,
             logger,
             metrics,
           }),

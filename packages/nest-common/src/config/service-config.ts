@@ -41,6 +41,18 @@ export class ServiceConfig {
   @Min(100)
   RPC_TIMEOUT_MS = 5000;
 
+  /** Runs of an event handler (the first included) before the event is dead-lettered (EventBus maxAttempts). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  EVENT_MAX_ATTEMPTS = 5;
+
+  /** Wait before each retry of a failed event handler (EventBus retryDelayMs). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  EVENT_RETRY_DELAY_MS = 5000;
+
   @IsString()
   @MinLength(16, { message: 'JWT_SECRET must be at least 16 characters' })
   JWT_SECRET!: string;

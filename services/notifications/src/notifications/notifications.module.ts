@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { rpcClientProvider } from '@shop/nest-common';
 import { MailTemplates } from '../mail/mail-templates';
 import { Mailer } from '../mail/mailer';
-import { NotificationsEvents } from './notifications.events';
+import { IDENTITY, NotificationsEvents } from './notifications.events';
 import { NotificationsService } from './notifications.service';
 import { SentMessage, SentMessageSchema } from './sent-message.schema';
 
@@ -14,6 +15,8 @@ import { SentMessage, SentMessageSchema } from './sent-message.schema';
     Mailer,
     NotificationsService,
     NotificationsEvents,
+    // the buyer's email of an order event that came without it
+    rpcClientProvider('identity', IDENTITY),
   ],
 })
 export class NotificationsModule {}
