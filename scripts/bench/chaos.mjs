@@ -531,26 +531,28 @@ say(`load over: ${stats.purchases} purchases started, ${stats.succeeded} succeed
 
 // ------------------------------------------------------------------ settling, then the audit
 
-/** Units held now by checkouts' stock reservations, per variant, from the catalog's database (read-only). */
+/** Units held now by checkouts' stock holds, per variant, from the catalog's database (read-only). */
 async function catalogHeldUnits(now = new Date()) {
-  // Isolated on purpose: the only reader of catalog's reservation records (their shape belongs to catalog).
+  // Isolated on purpose: the only reader of catalog's stock holds (`holds.<checkoutId>` in its products: their shape
+  // belongs to catalog, docs/catalog.md).
   const client = await MongoClient.connect(`${urls.mongo}/${urls.dbPrefix}catalog`, {
     serverSelectionTimeoutMS: 10000,
   });
   try {
-    const live = await client
+    const holding = await client
       .db()
-      .collection('reservations')
-      .find({ status: { $in: ['pending', 'held'] } })
+      .collection('products')
+      .find({ hasHolds: true }, { projection: { holds: 1 } })
       .toArray();
     const held = new Map(); // variant key → units whose hold has not expired
     const expired = []; // holds past their expiry (and the sweep) still holding units
-    for (const r of live) {
-      const lines = r.lines ?? [];
-      for (const l of lines) {
-        const key = `${r.productId}|${l.size}|${l.color}`;
-        if (r.expiresAt > now || r.status === 'pending') held.set(key, (held.get(key) ?? 0) + l.quantity);
-        else expired.push({ checkoutId: r.checkoutId, key, quantity: l.quantity, expiresAt: r.expiresAt });
+    for (const product of holding) {
+      for (const [checkoutId, hold] of Object.entries(product.holds ?? {})) {
+        for (const l of hold.lines ?? []) {
+          const key = `${String(product._id)}|${l.size}|${l.color}`;
+          if (hold.expiresAt > now) held.set(key, (held.get(key) ?? 0) + l.quantity);
+          else expired.push({ checkoutId, key, quantity: l.quantity, expiresAt: hold.expiresAt });
+        }
       }
     }
     return { held, expired };

@@ -1,12 +1,15 @@
 // The checkout against the real catalog, identity and orders and a fake PayPal: server prices, stock held,
 // payments verified with PayPal (every tampering refused with nothing changed), orders made exactly once.
+import { ServiceUnavailableException } from '@nestjs/common';
 import { getModelToken } from '@nestjs/mongoose';
 import { CHECKOUT_MESSAGES, SHIPPING_ADDRESS_FIELDS, SHIPPING_ADDRESS_LABELS } from '@shop/contracts';
+import type { RpcClient } from '@shop/nest-common';
 import { request } from '@shop/nest-common/testing';
 import fc from 'fast-check';
 import type { Model } from 'mongoose';
 import { StockService } from '../../catalog/src/stock/stock.service';
 import { CheckoutsService } from '../src/checkouts/checkouts.service';
+import { IDENTITY } from '../src/peers/peers';
 import {
   addProduct,
   address,
@@ -634,6 +637,33 @@ describe('checkout', () => {
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 200)).toHaveLength(9);
       expect(new Set(results.map((r) => r.body._id)).size).toBe(1);
+    });
+
+    it('keeps the buyer’s email on the order when identity could not say it as the checkout was made', async () => {
+      const email = `ray.${newUserId()}@example.com`;
+      const registered = await request(`${shop.identity.url}/api/users/register`, {
+        method: 'POST',
+        body: { name: 'Ray Rice', email, password: 'Secret!2345' },
+      });
+      expect(registered.status).toBe(201);
+      const me = { id: registered.body.user._id as string, name: 'Ray Rice' };
+      const identity = shop.checkout.app.get<RpcClient>(IDENTITY);
+      // identity away for the checkout's one lookup (a fault in front of the real client), back for the rest
+      jest
+        .spyOn(identity, 'send')
+        .mockRejectedValueOnce(new ServiceUnavailableException('Identity service is unavailable'));
+      const productId = await addProduct(shop, { price: 10, countInStock: 2 });
+      const created = await api.create(
+        { checkoutItems: [line(productId)], shippingAddress: address() },
+        shop.checkout.token(me),
+      );
+      const checkouts = shop.checkout.app.get<Model<{ user: unknown }>>(getModelToken('Checkout'));
+      expect((await checkouts.findById(created.body._id).lean())?.user).toEqual({ _id: me.id, name: 'Ray Rice' });
+      expect((await api.pay(created.body._id, paypalOrder('10.00'), shop.checkout.token(me))).status).toBe(200);
+      const orders = shop.orders.app.get<Model<{ checkoutId: string; user: { email?: string } }>>(
+        getModelToken('Order'),
+      );
+      expect((await orders.findOne({ checkoutId: created.body._id }).lean())?.user).toMatchObject({ email });
     });
 
     it('is placed by pay: a buyer who closes the browser once paid has the order, and finalize answers it', async () => {

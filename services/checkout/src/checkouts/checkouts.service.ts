@@ -357,7 +357,8 @@ export class CheckoutsService implements OnModuleInit {
    * it, what follows the order is done too: its discount use counted and its payment marked captured, each once. A
    * payment still claimed is the sweeper's to finish, so a crash in between is finished there.
    */
-  private async placeOrder(checkout: LeanCheckout, payment?: LeanPayment): Promise<CreateOrderResponse> {
+  private async placeOrder(paid: LeanCheckout, payment?: LeanPayment): Promise<CreateOrderResponse> {
+    const checkout = paid.user.email ? paid : await this.withBuyerEmail(paid);
     // Idempotent on the checkout id: a repeat, a double click or a retry after a lost answer gets the same order.
     const result = await this.orders.send<CreateOrderResponse>(
       PATTERNS.orders.createOrder,
@@ -487,6 +488,17 @@ export class CheckoutsService implements OnModuleInit {
   /** Pay, finalize and the finalizer change a checkout one at a time (FerretDB applies no update atomically). */
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
     return this.locks.run(id, fn);
+  }
+
+  /**
+   * A checkout made while identity could not say who the buyer is (the token's name, no email) asks again before its
+   * order is placed, so the order keeps the email its confirmation and the admin's search need; still away: as it is.
+   */
+  private async withBuyerEmail(checkout: LeanCheckout): Promise<LeanCheckout> {
+    const buyer = await this.buyer({ id: checkout.user._id, name: checkout.user.name } as AuthUser);
+    if (!buyer.email) return checkout;
+    await this.checkouts.updateOne({ _id: checkout._id }, { $set: { user: buyer } }, { timestamps: false }).exec();
+    return { ...checkout, user: buyer };
   }
 
   /** Who is buying, as identity knows them (the order keeps the name and email); the token's name if it is away. */
