@@ -55,8 +55,9 @@ function customerOf(
 
 /**
  * The service's one durable queue (`<namespace>notifications.events`, replicas share it): every event above, each
- * handled once (the bus's processed-events dedupe, then the sent-messages claim). A handler that throws (SMTP down)
- * is retried with backoff and finally dead-lettered, like every consumer's.
+ * email sent once by its sent-messages claim (unique on event id and kind), so no inbox on top: it would dedupe by
+ * the same event id. A handler that throws (SMTP down) is retried with backoff and finally dead-lettered, like every
+ * consumer's.
  */
 @Injectable()
 export class NotificationsEvents implements OnModuleInit {
@@ -90,6 +91,7 @@ export class NotificationsEvents implements OnModuleInit {
           },
         ]),
       ),
+      { inbox: false },
     );
   }
 }
