@@ -27,7 +27,7 @@
 //   orders — every checkout the bench paid became exactly one order: each buyer's GET /api/orders/my-orders
 //            checkoutIds hold every paid checkout id once (none missing, no duplicates, none the bench did not pay —
 //            but for checkouts whose pay answered 503 after PayPal took the money, which the service's sweeper
-//            settles and finalizes: run the shop with a short FINALIZE_GRACE_MS and a BENCH_SETTLE beyond it);
+//            settles and places their orders: run the shop with a short FINALIZE_GRACE_MS and a BENCH_SETTLE beyond it);
 //   stock  — per product, stock before − sum of the quantities of those orders = stock after
 //            (GET /api/admin/products/:id, countInStock: the sum of its variants);
 //   carts  — every buyer's cart is empty (the orders.order.placed event takes the ordered lines out), but for the
@@ -537,7 +537,7 @@ check(
   missing.length + duplicates.length + strangers.length + mismatched.length === 0,
   `${paidCount} checkouts paid, ${finalizedCount} finalized by the bench, ${orderCount} orders listed; ` +
     `${missing.length} missing, ${duplicates.length} duplicated, ${strangers.length} not paid by the bench, ${mismatched.length} with another order id; ` +
-    `${settledByService.length} whose pay answered 503 after PayPal took the money, settled and finalized by the service` +
+    `${settledByService.length} whose pay answered 503 after PayPal took the money, settled and placed by the service` +
     [missing, duplicates, strangers, mismatched].map((l) => (l.length ? ` — ${show(l)}` : '')).join(''),
 );
 
@@ -614,7 +614,7 @@ check(
 );
 if (unfinished.length)
   console.log(
-    `  checkouts the bench created but did not finalize: ${unfinished.length} — ${unfinished.filter((u) => u.paid).length} paid (the service finalizes those after its grace period), ${captured.length} captured at PayPal but not paid, ${unfinished.length - captured.length - unfinished.filter((u) => u.paid).length} never paid (their stock is held until the reservation expires)`,
+    `  checkouts the bench created but did not finalize: ${unfinished.length} — ${unfinished.filter((u) => u.paid).length} paid (pay placed their orders), ${captured.length} captured at PayPal but not paid, ${unfinished.length - captured.length - unfinished.filter((u) => u.paid).length} never paid (their stock is held until the hold expires)`,
   );
 
 // The bare purchase server: every checkout the bench paid there became exactly one order.

@@ -633,7 +633,7 @@ check(
   missing.length + duplicates.length + strangers.length + mismatched.length === 0,
   `${paidCount} checkouts paid, ${finalizedCount} finalized, ${orderCount} orders listed; ${missing.length} missing, ` +
     `${duplicates.length} duplicated, ${strangers.length} not paid by the soak, ${mismatched.length} with another order id; ` +
-    `${settledByService.length} whose PUT …/pay failed after PayPal took the money, settled and finalized by the service` +
+    `${settledByService.length} whose PUT …/pay failed after PayPal took the money, settled and placed by the service` +
     show([...missing, ...duplicates, ...strangers, ...mismatched]),
 );
 
