@@ -164,7 +164,7 @@ describe('storefront journey (browser)', () => {
     await page.getByRole('button', { name: 'Increase quantity', exact: true }).click();
     addedQuantity = 2;
     await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
-    await page.getByText('Product added to cart!').waitFor();
+    await page.getByText('Product added to cart!', { exact: true }).waitFor();
     await expect(badge().textContent()).resolves.toBe(String(addedQuantity));
     await expectAccessible(page, 'product');
     await shoot('product');

@@ -143,7 +143,7 @@ describe('stock per size and colour (browser)', () => {
     await sizeButton(shopper, 'M').click();
     await shopper.getByTestId('product-details').getByText('Only 3 left in stock').waitFor();
     await shopper.getByRole('button', { name: 'Add to cart', exact: true }).click();
-    await shopper.getByText('Product added to cart!').waitFor();
+    await shopper.getByText('Product added to cart!', { exact: true }).waitFor();
   });
 
   it("after a purchase of the variant, the admin's orders list shows its size, colour and SKU", async () => {
