@@ -26,7 +26,20 @@ import { MongoClient } from 'mongodb';
 import { startReplicaStack } from '../lib/replica-stack.mjs';
 import { exitOnSignals, stopAll } from '../lib/procs.mjs';
 import { ROOT, run } from '../lib/util.mjs';
-import { ADDRESS, ADMIN, COLORS, SIZES, call, isLoopback, machine, money, pence, pool, sleep } from './lib/shop.mjs';
+import {
+  ADDRESS,
+  ADMIN,
+  COLORS,
+  SIZES,
+  benchProduct,
+  call,
+  isLoopback,
+  machine,
+  money,
+  pence,
+  pool,
+  sleep,
+} from './lib/shop.mjs';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const LITE = process.argv.includes('--lite');
@@ -119,21 +132,13 @@ const images = model.images.map((i) => ({ url: i.url, altText: i.altText || 'Cha
 const STOCKS = [3, 400, 400, 400];
 const products = [];
 for (const [i, stock] of STOCKS.entries()) {
-  const body = {
-    name: `Chaos jersey ${RUN} #${i + 1}`,
-    description: 'A product created by scripts/bench/chaos.mjs: its stock is audited after the run.',
-    price: Number(money(2499 + 601 * i)),
-    sku: `CHAOS-${RUN}-${i + 1}`.toUpperCase(),
-    category: 'Top Wear',
-    gender: 'Men',
-    brand: 'Baltimore Ravens',
-    sizes: SIZES,
-    colors: COLORS,
-    variants: SIZES.flatMap((size) => COLORS.map((color) => ({ size, color, countInStock: stock }))),
-    material: 'Polyester',
+  const body = benchProduct(i, {
+    stock,
     images,
-    isPublished: true,
-  };
+    name: `Chaos jersey ${RUN} #${i + 1}`,
+    sku: `CHAOS-${RUN}-${i + 1}`,
+    description: 'A product created by scripts/bench/chaos.mjs: its stock is audited after the run.',
+  });
   products.push((await must('creating a product', () => api('POST', '/api/admin/products', body, admin))).json);
 }
 const startStock = new Map(); // "productId|size|color" → units at the start

@@ -126,9 +126,29 @@ export async function catalogue(prefix = 'bench') {
 }
 
 /**
- * Creates `count` published products through the admin API with `stock` units of each variant (sizes SIZES ×
- * colours COLORS; the product's countInStock is their sum),
- * priced £24.99, £31.00, £37.01, … (pence that do not round off); exits when one fails. `name(i)` and `sku(i)` name
+ * The admin API's body of a bench's i-th product: published, `stock` units of each variant (sizes SIZES × colours
+ * COLORS; the product's countInStock is their sum), priced £24.99, £31.00, £37.01, … (pence that do not round off).
+ */
+export function benchProduct(i, { stock, images, name, sku, description }) {
+  return {
+    name,
+    description,
+    price: Number(money(2499 + 601 * i)),
+    sku: sku.toUpperCase(),
+    category: 'Top Wear',
+    gender: 'Men',
+    brand: 'Baltimore Ravens',
+    sizes: SIZES,
+    colors: COLORS,
+    variants: SIZES.flatMap((size) => COLORS.map((color) => ({ size, color, countInStock: stock }))),
+    material: 'Polyester',
+    images,
+    isPublished: true,
+  };
+}
+
+/**
+ * Creates `count` products (benchProduct) through the admin API; exits when one fails. `name(i)` and `sku(i)` name
  * them. Returns the created products.
  */
 export async function createProducts(token, { count, stock, images, name, sku, description }, prefix = 'bench') {
@@ -136,21 +156,7 @@ export async function createProducts(token, { count, stock, images, name, sku, d
     call(
       'POST',
       '/api/admin/products',
-      {
-        name: name(i),
-        description,
-        price: Number(money(2499 + 601 * i)),
-        sku: sku(i).toUpperCase(),
-        category: 'Top Wear',
-        gender: 'Men',
-        brand: 'Baltimore Ravens',
-        sizes: SIZES,
-        colors: COLORS,
-        variants: SIZES.flatMap((size) => COLORS.map((color) => ({ size, color, countInStock: stock }))),
-        material: 'Polyester',
-        images,
-        isPublished: true,
-      },
+      benchProduct(i, { stock, images, name: name(i), sku: sku(i), description }),
       token,
     ),
   );
