@@ -292,13 +292,18 @@ export class StockService implements OnModuleInit {
       throw err;
     }
     if (renewed.length) {
-      await this.products
+      const { matchedCount } = await this.products
         .updateMany(
           { _id: { $in: renewed }, [holdPath(checkoutId)]: { $exists: true } },
           { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
           { timestamps: false },
         )
         .exec();
+      if (matchedCount < renewed.length) {
+        // A hold read here was given back (it expired) before its renewal: the caller's retry takes it afresh.
+        await this.undo(checkoutId, taken);
+        throw new ServiceUnavailableException('The stock is changing: try again');
+      }
     }
     this.changed(taken.map((t) => t.productId));
 
@@ -588,13 +593,14 @@ export class StockService implements OnModuleInit {
    * sale since the read wins), and clears `hasHolds` where no hold is left. Safe on every replica at once.
    */
   async sweep(now = new Date()): Promise<number> {
-    const holding = await this.products
+    // Every product holding anything (paid checkouts' holds stay until their orders settle them, so a page of the
+    // first few could starve the rest): read by a cursor, holds only.
+    const holding = this.products
       .find({ hasHolds: true }, { holds: 1 })
-      .limit(500)
       .lean<Array<Pick<LeanProduct, '_id' | 'holds'>>>()
-      .exec();
+      .cursor({ batchSize: 200 });
     const changed: string[] = [];
-    for (const product of holding) {
+    for await (const product of holding) {
       const productId = String(product._id);
       const holds = Object.entries(product.holds ?? {});
       if (!holds.length) {
