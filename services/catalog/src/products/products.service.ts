@@ -28,6 +28,7 @@ import {
 import { EventBus, isDuplicateKeyError } from '@shop/nest-common';
 import { Error as MongooseError, Types, type Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf, type AssetUrls } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
@@ -51,7 +52,6 @@ type ProductFields = Omit<CreateProductDto, 'price' | 'originalPrice' | 'variant
 
 /** How often an admin edit of the variants is planned again when a sale changed the stock under it. */
 const STOCK_EDIT_ATTEMPTS = 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The writable fields of a DTO but stock, in storage form (pence, relative image URLs), leaving out what was not

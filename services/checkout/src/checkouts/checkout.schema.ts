@@ -64,7 +64,5 @@ export class Checkout {
 export type LeanCheckout = Checkout & { _id: Types.ObjectId };
 export const CheckoutSchema = SchemaFactory.createForClass(Checkout);
 CheckoutSchema.index({ 'user._id': 1, createdAt: -1 });
-// The finalizer's question: paid, not finalized, paid a while ago.
-CheckoutSchema.index({ isPaid: 1, isFinalized: 1, paidAt: 1 });
 // Whether an address has placed an order (the welcome code's `usable`).
 CheckoutSchema.index({ 'user.email': 1 });

@@ -371,9 +371,12 @@ export class CheckoutsService implements OnModuleInit {
     // leaves the payment claimed, and the sweeper counts it.
     await this.discounts.countUse(checkout, result.order._id);
     await this.payments
-      .updateOne(payment ? { _id: payment._id } : { paypalOrderId: checkout.paymentDetails?.id }, {
-        $set: { status: 'captured' },
-      })
+      .updateOne(
+        payment
+          ? { _id: payment._id }
+          : { checkoutId: String(checkout._id), paypalOrderId: checkout.paymentDetails?.id ?? null },
+        { $set: { status: 'captured' } },
+      )
       .exec();
     return result;
   }
@@ -495,14 +498,14 @@ export class CheckoutsService implements OnModuleInit {
    * order is placed, so the order keeps the email its confirmation and the admin's search need; still away: as it is.
    */
   private async withBuyerEmail(checkout: LeanCheckout): Promise<LeanCheckout> {
-    const buyer = await this.buyer({ id: checkout.user._id, name: checkout.user.name } as AuthUser);
+    const buyer = await this.buyer({ id: checkout.user._id, name: checkout.user.name });
     if (!buyer.email) return checkout;
     await this.checkouts.updateOne({ _id: checkout._id }, { $set: { user: buyer } }, { timestamps: false }).exec();
     return { ...checkout, user: buyer };
   }
 
   /** Who is buying, as identity knows them (the order keeps the name and email); the token's name if it is away. */
-  private async buyer(user: AuthUser): Promise<Buyer> {
+  private async buyer(user: Pick<AuthUser, 'id' | 'name'>): Promise<Buyer> {
     try {
       const found = await this.identity.send<PublicUser | null>(
         PATTERNS.identity.findUser,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorMessage } from '@/api/client';
 
 /**
- * SPEC §1: email (type email, required), 10% off the first order; wired to POST /api/subscribe. The answer (the
+ * The footer's newsletter: email (type email, required), 10% off the first order; wired to POST /api/subscribe. The answer (the
  * server's message, or its refusal) shows under the field in a polite live region, and focus stays on the button:
  * it is never disabled (that would drop focus to the page), a press while sending does nothing.
  */
