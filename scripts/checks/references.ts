@@ -4,7 +4,7 @@
 // exist. Pure: it reads the files it is
 // given; the spec next to it gives it the repository's.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** One reference that does not resolve, where it is and why. */
@@ -19,15 +19,34 @@ export interface Dangling {
 const SCANNED = /\.(ts|tsx|js|jsx|mjs|cjs|md|json|ya?ml|go|sh|css|html)$|(^|\/)Dockerfile$/;
 const SKIPPED = /(^|\/)(node_modules|dist|coverage|\.data|\.tools)\/|(^|\/)package-lock\.json$/;
 
-/** The repository's tracked and new (not ignored) text files, relative to `root`. */
+/**
+ * The repository's tracked and new (not ignored) text files, relative to `root`; without git (an exported tree), every
+ * file below `root` but the skipped folders.
+ */
 export function repositoryFiles(root: string): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  }).toString('utf8');
-  return [...new Set(out.split('\0'))].filter(
-    (f) => f && SCANNED.test(f) && !SKIPPED.test(f) && existsSync(path.join(root, f)),
+  let listed: string[];
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString('utf8')
+      .split('\0');
+  } catch {
+    listed = walk(root, '');
+  }
+  return [...new Set(listed)].filter(
+    (f) => f && SCANNED.test(f) && !SKIPPED.test(f) && !f.startsWith('.git/') && existsSync(path.join(root, f)),
   );
+}
+
+function walk(root: string, dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const file = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return entry.name === '.git' || SKIPPED.test(`${file}/`) ? [] : walk(root, file);
+    return entry.isFile() ? [file] : [];
+  });
 }
 
 /**
