@@ -55,8 +55,16 @@ function walk(root: string, dir: string): string[] {
  */
 const NOTE_SECTION = /\b(SPEC|PITFALLS|ARCHITECTURE)(\.md)?(\s|\*|\/\/)*(§|\d+\.\d+\b)/g;
 const NOTE_FILE = /(?<![\w./-])(SPEC|PITFALLS|ARCHITECTURE|API|STYLE)\.md\b/g;
-/** `docs/….md` with or without an anchor, anywhere (a comment, a string, a doc). */
-const DOCS_MENTION = /(?<![\w./-])(docs\/[\w./-]*?\.md)(#[\w-]+)?/g;
+/**
+ * A markdown file of the repository named by its path from the root (`docs/….md`, `services/<name>/README.md`, …),
+ * with or without an anchor, anywhere (a comment, a string, a doc); a section may follow by name in quotes
+ * (`docs/performance.md, "Admin lists"`), which must begin one of that file's headings.
+ */
+const REPO_MD_MENTION =
+  /(?<![\w./-])((?:docs|services|packages|gateway|web|scripts|e2e|tools|deploy|k8s)\/[\w./-]*?\.md)(#[\w-]+)?(?:\)?,?\s?\(?"([^"]{2,120})")?/g;
+/** A section's name as quoted, wrapped onto the next line of a comment or not: one line, no comment markers. */
+const section = (quoted: string) => quoted.replace(/\s*\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ').trim();
+
 /** `[text](target)` and `[label]: target` in markdown. */
 const MD_INLINE_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const MD_REF_LINK = /^\s{0,3}\[[^\]]+\]:\s+<?(\S+?)>?(\s|$)/;
@@ -66,17 +74,29 @@ const MD_REF_LINK = /^\s{0,3}\[[^\]]+\]:\s+<?(\S+?)>?(\s|$)/;
  * lower-cased, everything but letters, digits, spaces, `-` and `_` dropped, spaces turned into `-`.
  */
 export function slug(heading: string): string {
-  const text = heading
+  return plain(heading)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** A heading's text as rendered: links reduced to their text, tags dropped (inline code keeps its text). */
+function plain(heading: string): string {
+  return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, '')
-    .trim()
-    .toLowerCase();
-  return text.replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    .trim();
 }
 
 /** Every anchor a markdown file offers: its headings' slugs (repeats numbered as GitHub does) and explicit ids. */
 export function anchorsOf(markdown: string): Set<string> {
+  return outline(markdown).anchors;
+}
+
+/** A markdown file's headings as text (inline markup dropped) and the anchors they and explicit ids give. */
+function outline(markdown: string): { anchors: Set<string>; headings: string[] } {
   const anchors = new Set<string>();
+  const headings: string[] = [];
   const seen = new Map<string, number>();
   let fence: string | null = null;
   for (const line of markdown.split('\n')) {
@@ -89,6 +109,7 @@ export function anchorsOf(markdown: string): Set<string> {
     if (fence !== null) continue;
     const h = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (h) {
+      headings.push(plain(h[1]));
       const base = slug(h[1]);
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
@@ -96,7 +117,7 @@ export function anchorsOf(markdown: string): Set<string> {
     }
     for (const m of line.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(m[1]);
   }
-  return anchors;
+  return { anchors, headings };
 }
 
 /** What the scan needs of the tree: a file's text, and whether a path exists. */
@@ -143,11 +164,17 @@ function lineAt(text: string, index: number): number {
 /** The references among `files` (paths relative to the tree's root, `/`-separated) that do not resolve. */
 export function findDangling(files: readonly string[], tree: Tree): Dangling[] {
   const found: Dangling[] = [];
-  const anchorCache = new Map<string, Set<string>>();
-  const anchors = (file: string): Set<string> => {
-    let a = anchorCache.get(file);
-    if (!a) anchorCache.set(file, (a = anchorsOf(tree.read(file))));
-    return a;
+  const outlines = new Map<string, ReturnType<typeof outline>>();
+  const outlineOf = (file: string) => {
+    let o = outlines.get(file);
+    if (!o) outlines.set(file, (o = outline(tree.read(file))));
+    return o;
+  };
+  const anchors = (file: string): Set<string> => outlineOf(file).anchors;
+  /** Whether a section named in quotes begins one of the file's headings (case and inline code aside). */
+  const hasSection = (file: string, name: string): boolean => {
+    const wanted = name.replace(/`/g, '').toLowerCase();
+    return outlineOf(file).headings.some((h) => h.replace(/`/g, '').toLowerCase().startsWith(wanted));
   };
   /** Checks `target` (a repository path, maybe with `#anchor`); undefined when it resolves, else why not. */
   const resolve = (target: string, anchor: string | undefined): string | undefined => {
@@ -173,8 +200,12 @@ export function findDangling(files: readonly string[], tree: Tree): Dangling[] {
       if (cited.some(([from, to]) => m.index >= from && m.index < to)) continue;
       add(m.index, m[0], 'notes outside the repository: link a docs/ file or state the rule');
     }
-    for (const m of text.matchAll(DOCS_MENTION)) {
-      const why = resolve(m[1], m[2]?.slice(1));
+    for (const m of text.matchAll(REPO_MD_MENTION)) {
+      const why =
+        resolve(m[1], m[2]?.slice(1)) ??
+        (m[3] !== undefined && !hasSection(path.posix.normalize(m[1]), section(m[3]))
+          ? `${m[1]} has no heading beginning "${section(m[3])}"`
+          : undefined);
       if (why) add(m.index, m[0], why);
     }
 
