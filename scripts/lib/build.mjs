@@ -116,7 +116,8 @@ export function buildJobs(env = process.env) {
  * documents, made from its output) beside the web build (it reads the contracts' sources, not their dist). Each on a
  * progress line; timings appended to `timings`. Resolves when all but Mailpit are built, with `{ mailpit }`: the
  * promise of Mailpit's build (unless `mailpit` is false: another mail server is used), which needs nothing and nobody
- * waits for until mail is sent — awaited here too unless `mailpitInBackground`. The first failure stops the other builds (Mailpit's only if it is waited for) and is thrown.
+ * waits for until mail is sent — awaited here too unless `mailpitInBackground`. The first failure of a build that is
+ * waited for stops the others (util.mjs stopCommands) and is thrown once they have stopped.
  */
 export async function buildAll(
   timings,
