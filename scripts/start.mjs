@@ -23,10 +23,11 @@ const rabbitUrl = process.env.RABBITMQ_URL || DEFAULT_RABBITMQ_URL;
 const ownMailpit = !process.env.SMTP_URL;
 /**
  * The notifications service's runs of an email's event before it is dead-lettered, while Mailpit is still being
- * built: 120 runs 5 s apart (EVENT_RETRY_DELAY_MS) are 10 minutes, past any cold Mailpit build (about 2 minutes
- * alone, longer beside the other builds or on a busy machine), so the first email of a fresh clone waits for it.
+ * built: 360 runs 5 s apart (EVENT_RETRY_DELAY_MS) are 30 minutes, past a cold Mailpit build (about 2 minutes alone
+ * on 2 idle cores; 15 minutes and more on a shared machine that runs 20 other processes), so the first email of a fresh clone
+ * waits for it.
  */
-const MAIL_WAIT_ATTEMPTS = 120;
+const MAIL_WAIT_ATTEMPTS = 360;
 
 let shuttingDown = false;
 exitOnSignals(async () => {

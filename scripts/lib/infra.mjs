@@ -339,8 +339,9 @@ export function mailpitNeedsBuild() {
 /**
  * Builds Mailpit when stale: `go install github.com/axllent/mailpit@<version>` through the Go module proxy (about 2
  * minutes from a cold Go module cache), output in .data/logs/build-mailpit.log. At a lower CPU priority (`nice -n
- * 10`, when there is a `nice`): it runs beside the builds the shop waits for and must not slow them down; it takes
- * the CPU they leave (and all of it once they are done). Returns false when nothing had to be done.
+ * 10`, when there is a `nice`): it runs beside the builds the shop waits for and must not slow them down, taking the
+ * CPU they leave; build.mjs gives it its normal priority back once they are done (util.mjs unniceCommands). Returns
+ * false when nothing had to be done.
  */
 export async function buildMailpit({ force = false, note = log } = {}) {
   if (!force && !mailpitNeedsBuild()) return false;
@@ -358,10 +359,8 @@ export async function buildMailpit({ force = false, note = log } = {}) {
   const gobin = path.join(ROOT, `.tools/mailpit-build-${process.pid}`);
   fs.rmSync(gobin, { recursive: true, force: true });
   try {
-    const install = [go, 'install', `${MAILPIT_MODULE}@${MAILPIT_VERSION}`];
-    const nice = which('nice');
-    const [command, ...args] = nice ? [nice, '-n', '10', ...install] : install;
-    await run(command, args, {
+    await run(go, ['install', `${MAILPIT_MODULE}@${MAILPIT_VERSION}`], {
+      nice: 10,
       cwd: ROOT,
       env: { ...process.env, GOBIN: gobin, GOFLAGS: [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ') },
       logFile,

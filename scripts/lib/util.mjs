@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -250,8 +251,11 @@ const tail = (text) => text.trim().split('\n').slice(-TAIL_LINES).join('\n');
  * - with `capture`: into the returned string (and the error when the command fails);
  * - else to this terminal, below any open step line.
  */
-export function run(command, args = [], { cwd = ROOT, env = process.env, capture = false, logFile, what } = {}) {
+export function run(command, args = [], { cwd = ROOT, env = process.env, capture = false, logFile, what, nice } = {}) {
   installCommandsExitHandler();
+  // `nice`: at that lower CPU priority (through nice(1) when there is one), until unniceCommands()
+  const niceBin = nice ? which('nice') : null;
+  if (niceBin) [command, args] = [niceBin, ['-n', String(nice), command, ...args]];
   return new Promise((resolve, reject) => {
     let fd = null;
     let from = 0;
@@ -268,6 +272,7 @@ export function run(command, args = [], { cwd = ROOT, env = process.env, capture
     } finally {
       if (fd !== null) fs.closeSync(fd); // the child has its own copy
     }
+    child.niced = Boolean(niceBin);
     commands.add(child);
     let output = '';
     if (capture) child.stdout.on('data', (d) => (output += d));
@@ -319,6 +324,57 @@ export function stopCommands() {
       // already gone
     }
   }
+}
+
+/** The process ids under `pid` (its children, theirs, …), read from /proc (Linux). */
+function descendants(pid) {
+  const found = [];
+  let tasks = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const tid of tasks) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
+  }
+  return found;
+}
+
+/**
+ * Gives the commands run() started with `nice` their normal CPU priority back (a background build once the builds
+ * the user waits for are done), with the processes they started. Every thread: Linux keeps a priority per thread,
+ * and `go` forks its compilers from any of its threads. Lowering a priority back needs root (or CAP_SYS_NICE):
+ * otherwise they stay as they are. Returns whether it could.
+ */
+export function unniceCommands() {
+  let ok = true;
+  for (const child of commands) {
+    if (!child.niced || !child.pid) continue;
+    for (const pid of [child.pid, ...descendants(child.pid)]) {
+      let tids = [];
+      try {
+        tids = fs.readdirSync(`/proc/${pid}/task`).map(Number);
+      } catch {
+        continue; // gone meanwhile
+      }
+      for (const tid of tids) {
+        try {
+          os.setPriority(tid, 0);
+        } catch (err) {
+          if (err.code === 'EACCES' || err.code === 'EPERM') ok = false;
+        }
+      }
+    }
+    child.niced = false;
+  }
+  return ok;
 }
 
 let commandsExitHandler = false;

@@ -92,17 +92,17 @@ describe('notifications while the SMTP server is away for longer than other cons
   });
 });
 
-describe('notifications started while the mail server is still being built (npm start: EVENT_MAX_ATTEMPTS 120)', () => {
+describe('notifications started while the mail server is still being built (npm start: EVENT_MAX_ATTEMPTS 360)', () => {
   let shop: Notifications;
   let mailpit: Mailpit | undefined;
   let smtpPort: number;
-  const RETRY_MS = 50; // 5 s between runs in npm start: 120 runs are its 10 minutes
+  const RETRY_MS = 50; // 5 s between runs in npm start: 360 runs are its 30 minutes
 
   beforeAll(async () => {
     smtpPort = await freePort();
     shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`, {
       EVENT_RETRY_DELAY_MS: String(RETRY_MS),
-      EVENT_MAX_ATTEMPTS: '120',
+      EVENT_MAX_ATTEMPTS: '360',
     });
   });
   afterAll(async () => {
@@ -123,7 +123,7 @@ describe('notifications started while the mail server is still being built (npm 
       );
     await waitFor(
       '40 runs, past the default 36',
-      () => retries().some((l) => /retry 40\/120 /.test(String(l.msg))),
+      () => retries().some((l) => /retry 40\/360 /.test(String(l.msg))),
       30_000,
     );
     mailpit = await startMailpit(smtpPort);
