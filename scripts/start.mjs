@@ -12,7 +12,7 @@ import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, star
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
 import { devSecrets } from './lib/secrets.mjs';
 import { SEEDED_LOGINS, defaultPorts, startStack } from './lib/stack.mjs';
-import { DATA_DIR, LOG_DIR, describeError, formatMs, log, step } from './lib/util.mjs';
+import { DATA_DIR, LOG_DIR, describeError, formatMs, log, step, unniceCommands } from './lib/util.mjs';
 
 const MONGO_PORT = 27017;
 const MAILPIT_SMTP_PORT = 1025;
@@ -129,6 +129,9 @@ try {
     '',
   ];
   console.log(lines.join('\n'));
+  // Nothing the user waits for runs any more: Mailpit's build (niced so far) gets its normal CPU priority back, or
+  // on a busy machine it would get next to nothing.
+  unniceCommands();
   if (mailpitUp && !mailpit) {
     mailpitUp.then(
       () =>

@@ -16,7 +16,7 @@ import { ensureChromium } from './lib/chromium.mjs';
 import { EXTERNAL_MONGO_URL, dropCreatedDatabases, openExternalMongo, redact } from './lib/external-mongo.mjs';
 import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
-import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step } from './lib/util.mjs';
+import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step, unniceCommands } from './lib/util.mjs';
 
 const TEST_MONGO_PORT = Number(process.env.TEST_MONGO_PORT || 27018);
 const TEST_SMTP_PORT = Number(process.env.TEST_SMTP_PORT || 1026);
@@ -57,6 +57,7 @@ try {
   // Mailpit's build goes on beside the checks below; the tests' Mailpit starts once it is done.
   const builds = await buildAll(timings, { install: true, ferret: !EXTERNAL_MONGO_URL, mailpitInBackground: true });
   builds.mailpit.catch(() => undefined); // awaited (and so reported) before the tests' Mailpit starts
+  unniceCommands(); // it no longer slows down a build: its normal CPU priority back
   await step(
     'typecheck sources and tests (tsc -p tsconfig.json --noEmit)',
     () =>

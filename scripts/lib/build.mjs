@@ -8,18 +8,7 @@ import { MERGED_DOCUMENT, openApiInputs } from '../openapi.mjs';
 import { runTasks } from './build-plan.cjs';
 import { ensureDependencies } from './deps.mjs';
 import { buildFerret, buildMailpit } from './infra.mjs';
-import {
-  ROOT,
-  freshLog,
-  mtimeMs,
-  newestMtime,
-  readJson,
-  run,
-  step,
-  stopCommands,
-  unniceCommands,
-  warn,
-} from './util.mjs';
+import { ROOT, freshLog, mtimeMs, newestMtime, readJson, run, step, stopCommands, warn } from './util.mjs';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const WEB = path.join(ROOT, 'web');
@@ -208,8 +197,5 @@ export async function buildAll(
     });
   const { done, results } = runTasks(tasks, { limit: jobs, onFailure: () => stopCommands() });
   await done;
-  // Mailpit's build no longer slows down one the user waits for: its normal CPU priority back (on a busy machine,
-  // niced, it would get next to nothing)
-  unniceCommands();
   return { mailpit: results.get('mailpit') };
 }
