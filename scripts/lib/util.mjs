@@ -124,8 +124,8 @@ export function formatMs(ms) {
  * Runs one named step on one progress line: `[shop] <title> ... <notes> (<time>)`, or `... done (<time>)` when it
  * noted nothing, `... failed (<time>)` when it threw (`stopped` when stopCommands() ended it). `fn(note)` may add
  * short notes to the line (what it found, what it is doing). Steps may run side by side: once something else was
- * written, a step's notes go on lines of their own (`[shop] <title>: <note>`), and a last note merges with the outcome
- * (`[shop] <title>: built (95.0 s)`). Records the time in `timings` when given.
+ * written, a step's notes go on lines of their own (`[shop] <title>: <note>`), and its outcome line repeats its last
+ * note (`[shop] <title>: built (95.0 s)`). Records the time in `timings` when given.
  */
 export async function step(title, fn, timings) {
   endOpenLine();
@@ -155,9 +155,8 @@ export async function step(title, fn, timings) {
     untrack(mine);
     if (openStep === mine) openStep = null;
     if (mine.broken) {
-      const last = mine.pending;
-      mine.pending = null;
-      log(`${title}: ${last !== null && outcome.startsWith('(') ? `${last} ${outcome}` : outcome}`);
+      mine.pending = null; // the outcome says it
+      log(`${title}: ${outcome}`);
     } else {
       clearStatus();
       process.stdout.write(` ${outcome}\n`);
@@ -173,7 +172,9 @@ export async function step(title, fn, timings) {
   }
   const ms = Date.now() - started;
   if (timings) timings.push([title, ms]);
-  end(mine.noted && (mine.broken ? mine.pending !== null : true) ? `(${formatMs(ms)})` : `done (${formatMs(ms)})`);
+  const time = `(${formatMs(ms)})`;
+  // on a line of its own, the outcome repeats the last note (what the step found or did)
+  end(!mine.noted ? `done ${time}` : mine.broken ? `${mine.last} ${time}` : time);
   return result;
 }
 
