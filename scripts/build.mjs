@@ -1,4 +1,5 @@
-// `npm run build`: builds what is stale (the embedded FerretDB, the TypeScript workspaces, the web app).
+// `npm run build`: builds what is stale, side by side (the embedded FerretDB and Mailpit, the TypeScript workspaces,
+// the OpenAPI documents, the web app; scripts/lib/build.mjs).
 // `npm run build -- --force` rebuilds FerretDB and web even when they look up to date (tsc -b stays incremental).
 import { buildAll } from './lib/build.mjs';
 import { describeError, formatMs, log } from './lib/util.mjs';

@@ -1,6 +1,7 @@
 // `npm test`: everything, from a fresh clone, ending with the one line CI reads: "N passed, N failed".
-// Redis/RabbitMQ and chromium (each installed from Debian when missing and run as root) -> build -> typecheck
-// (every workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 and a Mailpit (SMTP 1026, API 8026) ->
+// Redis/RabbitMQ and chromium (each installed from Debian when missing and run as root) -> install and build, side by
+// side (scripts/lib/build.mjs; Mailpit's build goes on in the background through the checks) -> typecheck (every
+// workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 and a Mailpit (SMTP 1026, API 8026) ->
 // jest over every workspace (the e2e project starts the whole shop on test ports in its globalSetup, with its own
 // Mailpit) -> FerretDB and Mailpit stopped. One progress line per step
 // before jest; build and install output goes to .data/logs/ and is shown only when it fails.
@@ -15,7 +16,7 @@ import { ensureChromium } from './lib/chromium.mjs';
 import { EXTERNAL_MONGO_URL, dropCreatedDatabases, openExternalMongo, redact } from './lib/external-mongo.mjs';
 import { DEFAULT_RABBITMQ_URL, DEFAULT_REDIS_URL, ensureInfra, startFerret, startMailpit } from './lib/infra.mjs';
 import { exitOnSignals, stopAll } from './lib/procs.mjs';
-import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step } from './lib/util.mjs';
+import { DATA_DIR, LOG_DIR, ROOT, describeError, formatMs, log, run, step, unniceCommands } from './lib/util.mjs';
 
 const TEST_MONGO_PORT = Number(process.env.TEST_MONGO_PORT || 27018);
 const TEST_SMTP_PORT = Number(process.env.TEST_SMTP_PORT || 1026);
@@ -53,7 +54,10 @@ try {
   await step('check chromium for the browser tests', async (note) => note(await ensureChromium({ note })), timings);
   if (EXTERNAL_MONGO_URL)
     log(`TEST_EXTERNAL_MONGO_URL is set: the embedded FerretDB is neither built nor started for this run`);
-  await buildAll(timings, { ferret: !EXTERNAL_MONGO_URL });
+  // Mailpit's build goes on beside the checks below; the tests' Mailpit starts once it is done.
+  const builds = await buildAll(timings, { install: true, ferret: !EXTERNAL_MONGO_URL, mailpitInBackground: true });
+  builds.mailpit.catch(() => undefined); // awaited (and so reported) before the tests' Mailpit starts
+  unniceCommands(); // it no longer slows down a build: its normal CPU priority back
   await step(
     'typecheck sources and tests (tsc -p tsconfig.json --noEmit)',
     () =>
@@ -97,6 +101,7 @@ try {
           }),
         timings,
       );
+  await builds.mailpit;
   mailpit = await step(
     `start Mailpit for the tests on 127.0.0.1:${TEST_SMTP_PORT} (SMTP) and :${TEST_MAILPIT_PORT} (API)`,
     () =>

@@ -128,15 +128,6 @@ describe('the reference rules', () => {
   });
 });
 
-/**
- * Dangling references in files another change of this session owns, to be fixed there (file and the text found). Each
- * must still dangle: once fixed, drop it from here.
- */
-const FIXED_ELSEWHERE: ReadonlyArray<[file: string, text: string]> = [
-  // scripts/lib belongs to the quicker-start work: its comment names the section by an older title
-  ['scripts/lib/external-mongo.mjs', `${D}/operations.md, "Testing against a // real MongoDB"`],
-];
-
 describe('the repository', () => {
   it('has no dangling reference in its code and docs', () => {
     const root = path.resolve(__dirname, '../..');
@@ -144,12 +135,7 @@ describe('the repository', () => {
     const files = repositoryFiles(root);
     const dangling = findDangling(files, diskTree(root));
     expect(files.length).toBeGreaterThan(100);
-    const elsewhere = (d: { file: string; text: string }) =>
-      FIXED_ELSEWHERE.some(([f, t]) => f === d.file && t === d.text);
-    expect(dangling.filter((d) => !elsewhere(d)).map((d) => `${d.file}:${d.line}: ${d.text} — ${d.why}`)).toEqual([]);
-    expect(FIXED_ELSEWHERE.filter(([file, text]) => !dangling.some((d) => d.file === file && d.text === text))).toEqual(
-      [],
-    );
+    expect(dangling.map((d) => `${d.file}:${d.line}: ${d.text} — ${d.why}`)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });

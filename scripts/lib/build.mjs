@@ -1,11 +1,14 @@
-// Builds what is stale: the embedded FerretDB and Mailpit (Go), the TypeScript workspaces (tsc -b, incremental), the OpenAPI
-// documents and the web app (only when its sources changed since web/dist was written). One progress line per
-// build; each build's output goes to .data/logs/build-<name>.log, its tail to the terminal only when it fails.
+// Builds what is stale, side by side where one does not need another: the dependencies (npm install), the embedded
+// FerretDB and Mailpit (Go), the TypeScript workspaces (tsc -b, incremental), the OpenAPI documents and the web app
+// (only when its sources changed since web/dist was written). One progress line per build; each build's output goes
+// to .data/logs/, its tail to the terminal only when it fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MERGED_DOCUMENT, openApiInputs } from '../openapi.mjs';
+import { runTasks } from './build-plan.cjs';
+import { ensureDependencies } from './deps.mjs';
 import { buildFerret, buildMailpit } from './infra.mjs';
-import { ROOT, freshLog, mtimeMs, newestMtime, readJson, run, step, warn } from './util.mjs';
+import { ROOT, freshLog, mtimeMs, newestMtime, readJson, run, step, stopCommands, warn } from './util.mjs';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const WEB = path.join(ROOT, 'web');
@@ -98,35 +101,101 @@ export async function buildOpenApi({ force = false } = {}) {
 }
 
 /**
- * FerretDB (unless `ferret` is false: tests against an external MongoDB), Mailpit, TypeScript, OpenAPI, web, each only
- * when stale; timings appended to `timings`.
+ * How many heavy builds (npm install, the two `go` builds, tsc, the web build) run at once: BUILD_JOBS, or all of them.
+ * Mailpit's build does not count: it runs at a lower CPU priority (`nice`) and so takes only what the others leave.
  */
-export async function buildAll(timings, { force = false, ferret = true } = {}) {
-  if (ferret)
-    await step(
-      'build FerretDB',
-      async (note) => note((await buildFerret({ force, note })) ? 'built' : 'up to date'),
-      timings,
-    );
-  await step(
-    'build Mailpit',
-    async (note) => note((await buildMailpit({ force, note })) ? 'built' : 'up to date'),
-    timings,
-  );
-  await step('build TypeScript (tsc -b)', buildTypeScript, timings);
-  await step(
-    'build OpenAPI documents',
-    async (note) => note((await buildOpenApi({ force })) ? 'built' : 'up to date'),
-    timings,
-  );
-  await step(
-    'build web',
-    async (note) => {
-      if (!force && !webNeedsBuild()) return note('up to date');
-      note('building (type check, vite build, prerender; output in .data/logs/build-web.log) ...');
-      await buildWeb({ force: true });
-      note('built');
+export function buildJobs(env = process.env) {
+  const n = Number(env.BUILD_JOBS);
+  return Number.isInteger(n) && n >= 1 ? n : Infinity;
+}
+
+/**
+ * Builds what is stale, side by side: the dependencies (npm install, when `install`), FerretDB (unless `ferret` is
+ * false: tests against an external MongoDB) and Mailpit (Go: they need no node_modules, so they start at once,
+ * their module downloads beside npm install), then, once node_modules is there, TypeScript (then the OpenAPI
+ * documents, made from its output) beside the web build (it reads the contracts' sources, not their dist). Each on a
+ * progress line; timings appended to `timings`. Resolves when all but Mailpit are built, with `{ mailpit }`: the
+ * promise of Mailpit's build (unless `mailpit` is false: another mail server is used), which needs nothing and nobody
+ * waits for until mail is sent — awaited here too unless `mailpitInBackground`. The first failure of a build that is
+ * waited for stops the others (util.mjs stopCommands) and is thrown once they have stopped.
+ */
+export async function buildAll(
+  timings,
+  {
+    force = false,
+    ferret = true,
+    mailpit = true,
+    install = false,
+    mailpitInBackground = false,
+    jobs = buildJobs(),
+  } = {},
+) {
+  const tasks = [
+    {
+      id: 'install',
+      heavy: install,
+      run: () =>
+        install
+          ? step('install dependencies', async (note) => note(await ensureDependencies({ note })), timings)
+          : undefined,
     },
-    timings,
-  );
+    {
+      id: 'mailpit',
+      background: mailpitInBackground,
+      run: () =>
+        mailpit &&
+        step(
+          mailpitInBackground ? 'build Mailpit (in the background)' : 'build Mailpit',
+          async (note) => note((await buildMailpit({ force, note })) ? 'built' : 'up to date'),
+          timings,
+        ),
+    },
+    {
+      id: 'typescript',
+      needs: ['install'],
+      heavy: true,
+      run: () => step('build TypeScript (tsc -b)', buildTypeScript, timings),
+    },
+    {
+      id: 'openapi',
+      needs: ['typescript'],
+      run: () =>
+        step(
+          'build OpenAPI documents',
+          async (note) => note((await buildOpenApi({ force })) ? 'built' : 'up to date'),
+          timings,
+        ),
+    },
+    {
+      id: 'web',
+      needs: ['install'],
+      heavy: true,
+      run: () =>
+        !force && !webNeedsBuild()
+          ? step('build web', async (note) => note('up to date'), timings)
+          : step(
+              'build web',
+              async (note) => {
+                note('type check, vite build, prerender; output in .data/logs/build-web.log ...');
+                await buildWeb({ force: true });
+                note('built');
+              },
+              timings,
+            ),
+    },
+  ];
+  if (ferret)
+    tasks.unshift({
+      id: 'ferretdb',
+      heavy: true,
+      run: () =>
+        step(
+          'build FerretDB',
+          async (note) => note((await buildFerret({ force, note })) ? 'built' : 'up to date'),
+          timings,
+        ),
+    });
+  const { done, results } = runTasks(tasks, { limit: jobs, onFailure: () => stopCommands() });
+  await done;
+  return { mailpit: results.get('mailpit') };
 }

@@ -1,5 +1,5 @@
 // `npm test` against a MongoDB of your own instead of the embedded FerretDB (docs/operations.md, "Testing against a
-// real MongoDB"): TEST_EXTERNAL_MONGO_URL=mongodb://host:27017/?replicaSet=rs0 npm test
+// MongoDB of your own"): TEST_EXTERNAL_MONGO_URL=mongodb://host:27017/?replicaSet=rs0 npm test
 // The run checks the server answers, notes the databases already there, gives the e2e stack database names of this run
 // only (the service suites already name theirs at random and drop them), and at the end drops every test database the
 // run created (test_*, e2e_*) and nothing else.

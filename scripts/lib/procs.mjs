@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RUN_DIR, StepError, log, sleep, writeOut } from './util.mjs';
+import { RUN_DIR, StepError, log, sleep, stopCommands, writeOut } from './util.mjs';
 
 const live = new Set();
 const COLORS = [36, 33, 35, 32, 34, 96, 93, 95, 92, 94];
@@ -153,8 +153,12 @@ async function stopOne(handle, timeoutMs) {
   return info;
 }
 
-/** Stops every process started through this module (newest first, all in parallel). */
+/**
+ * Stops every process started through this module (newest first, all in parallel), and every build or install
+ * still running (util.mjs stopCommands: a build in the background).
+ */
 export async function stopAll(timeoutMs = 10000) {
+  stopCommands();
   await Promise.all([...live].reverse().map((h) => stopOne(h, timeoutMs)));
 }
 

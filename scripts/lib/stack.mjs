@@ -119,6 +119,7 @@ async function runToCompletion(handle, what) {
  * - redisUrl, rabbitUrl, jwtSecret, nodeEnv, logLevel
  * - logDir: write each process's output to <logDir>/<name>.log instead of the terminal
  * - extraEnv: added to every service's environment (and the gateway's)
+ * - envOf: { <service>: env } added to that service's environment only (after extraEnv)
  * - seed: run each service's seed program first (default true)
  * - readyTimeoutMs: per process (default 90 s: the services start in parallel on 2 cores)
  * - paypalPort: where the fake PayPal listens (default FAKE_PAYPAL_PORT); checkout is pointed at it
@@ -148,6 +149,7 @@ export async function startStack(options) {
     logLevel = 'info',
     logDir,
     extraEnv = {},
+    envOf = {},
     seed = true,
     readyTimeoutMs = 90000,
     webDist = path.join(ROOT, 'web/dist'),
@@ -195,6 +197,7 @@ export async function startStack(options) {
       ? { ASSET_URL_PREFIX: `http://localhost:${ports.gateway}` }
       : {}),
     ...extraEnv,
+    ...envOf[s.name],
     PORT: String(replicaPort(ports[s.name], replica)),
     MONGO_URI: mongoUri(s.name),
     REDIS_URL: redisUrl,

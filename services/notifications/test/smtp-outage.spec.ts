@@ -91,3 +91,45 @@ describe('notifications while the SMTP server is away for longer than other cons
     );
   });
 });
+
+describe('notifications started while the mail server is still being built (npm start: EVENT_MAX_ATTEMPTS 360)', () => {
+  let shop: Notifications;
+  let mailpit: Mailpit | undefined;
+  let smtpPort: number;
+  const RETRY_MS = 50; // 5 s between runs in npm start: 360 runs are its 30 minutes
+
+  beforeAll(async () => {
+    smtpPort = await freePort();
+    shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`, {
+      EVENT_RETRY_DELAY_MS: String(RETRY_MS),
+      EVENT_MAX_ATTEMPTS: '360',
+    });
+  });
+  afterAll(async () => {
+    await shop?.close();
+    await mailpit?.stop();
+  });
+
+  it('keeps the first email past the 36 runs of its default and sends it once the server is up', async () => {
+    const to = uniqueAddress('first-of-the-day');
+    const event = await shop.bus.publish(EVENTS.identity.userRegistered, {
+      userId: 'u5',
+      name: 'Early Bird',
+      email: to,
+    });
+    const retries = () =>
+      shop.service.logs.filter(
+        (l) => l.eventId === event.eventId && String(l.msg).startsWith('event handler failed: retry'),
+      );
+    await waitFor(
+      '40 runs, past the default 36',
+      () => retries().some((l) => /retry 40\/360 /.test(String(l.msg))),
+      30_000,
+    );
+    mailpit = await startMailpit(smtpPort);
+    const mail = await waitForMail(mailpit, to, 15_000);
+    expect(mail.Subject).toBe('Welcome to Gridiron Store, Early Bird');
+    const metrics = await scrapeMetrics(`${shop.service.url}/metrics`);
+    expect(metrics.sum('shop_events_dead_lettered_total')).toBe(0);
+  });
+});
