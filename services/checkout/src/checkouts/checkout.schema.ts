@@ -54,9 +54,13 @@ export class Checkout {
   @Prop() paidAt?: Date;
   @Prop({ type: String, default: 'pending' }) paymentStatus!: PaymentStatus;
   @Prop({ type: MongooseSchema.Types.Mixed }) paymentDetails?: PaymentDetailsJson;
+  /**
+   * The catalog asked to give back the hold once it expired unpaid, and this checkout agreed (checkout's
+   * `expiredHold`): paying it holds its lines again. Never set on a paid checkout: one write decides which came first.
+   */
+  @Prop() stockReleased?: boolean;
   @Prop({ default: false }) isFinalized!: boolean;
   @Prop() finalizedAt?: Date;
-  @Prop() orderId?: string;
   createdAt!: Date;
   updatedAt!: Date;
 }
