@@ -35,10 +35,14 @@ export class StockReads {
     const index = await this.model.current();
     if (!index) return this.fromDatabase(ids);
     const found = new Map<string, StockProduct>();
+    const missing: string[] = [];
     for (const id of ids) {
       const entry = index.get(id);
       if (entry) found.set(id, fromJson(JSON.parse(entry.body.toString('utf8')) as ProductJson, entry.pricePence));
+      else missing.push(id);
     }
+    // Not published, or gone: the database says so (a product the read model has not heard of yet is found there).
+    if (missing.length) for (const [id, product] of await this.fromDatabase(missing)) found.set(id, product);
     return found;
   }
 

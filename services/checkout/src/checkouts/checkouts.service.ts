@@ -493,18 +493,29 @@ export class CheckoutsService implements OnModuleInit {
    * first call answers 201 and every repeat 200 with the same order.
    */
   async finalize(user: AuthUser, id: string): Promise<CreateOrderResponse> {
+    const finalizedAt = new Date();
     const finalizing = await this.checkouts
       .findOneAndUpdate(
         { _id: id, 'user._id': user.id, isPaid: true, isFinalized: false },
-        { $set: { isFinalized: true, finalizedAt: new Date() } },
+        { $set: { isFinalized: true, finalizedAt } },
         { returnDocument: 'after' },
       )
       .lean<LeanCheckout>()
       .exec();
     const checkout = finalizing ?? (await this.findOwned(user.id, id));
     if (!checkout.isPaid) throw new BadRequestException(CHECKOUT_MESSAGES.notPaid);
-    const { order } = await this.placeOrder(checkout, undefined, { placedBefore: true });
-    return { order, created: !!finalizing };
+    try {
+      const { order } = await this.placeOrder(checkout, undefined, { placedBefore: true });
+      return { order, created: !!finalizing };
+    } catch (err) {
+      // No order to answer (orders away): this call finalized nothing, so the client's retry is still the first.
+      if (finalizing)
+        await this.checkouts
+          .updateOne({ _id: checkout._id, finalizedAt }, { $set: { isFinalized: false }, $unset: { finalizedAt: '' } })
+          .exec()
+          .catch(() => undefined);
+      throw err;
+    }
   }
 
   /** The caller's checkout; anyone else's answers 404 as if it did not exist (an admin's too). */
