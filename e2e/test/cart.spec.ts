@@ -1,4 +1,4 @@
-// The cart through the gateway of the running shop (API.md "Cart"): guest carts in Redis, user carts in
+// The cart through the gateway of the running shop (docs/api.md#cart): guest carts in Redis, user carts in
 // MongoDB, lines priced by the catalog, whose cart a request may touch, merge on login, order events.
 import amqp from 'amqplib';
 import Redis from 'ioredis';

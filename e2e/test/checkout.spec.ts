@@ -1,4 +1,4 @@
-// Buying, end to end through the gateway of the running shop (API.md "Checkout" and "Orders"): cart →
+// Buying, end to end through the gateway of the running shop (docs/api.md#checkout, #orders): cart →
 // checkout → PayPal (the fake the stack runs) → order, then the admin runs the order. Stock, cart and order
 // effects are checked where a shopper and an admin would see them.
 import { randomUUID } from 'node:crypto';
@@ -292,7 +292,7 @@ describe('checkout and orders through the gateway', () => {
     expect(await stockOf(productId)).toEqual({ variant: 4, total: 8 }); // nothing held
   });
 
-  // 20 buyers through the whole stack: the 50 of ARCHITECTURE §4.6 race in the catalog's service suite (stock.spec.ts),
+  // 20 buyers through the whole stack: the 50-buyer stock race runs in the catalog's service suite (stock.spec.ts),
   // where the lock is the only queue. Here every buyer is also a checkout, a price and a reserve request, and FerretDB
   // writes, on two cores shared with the other suites: 50 at once outran the database's socket timeout in CI (the
   // purchase path's capacity, issue 26), which says nothing of who gets the unit.

@@ -1,4 +1,4 @@
-// Malformed input on every body route and query route of API.md, through the gateway of the running shop
+// Malformed input on every body route and query route of docs/api.md, through the gateway of the running shop
 // (issue 12): seeded, bounded generated cases — missing fields, wrong types, query operators, bad numbers, deep
 // nesting, broken text, malformed JSON, bodies over the limit, repeated and bracketed query keys. Every answer is a
 // 4xx JSON `{message: string, statusCode}` (never a 5xx, never a dropped connection), and the record a refused
@@ -495,7 +495,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     ];
   };
 
-  /** A refusal as API.md says every error looks; the case is named in the failure. */
+  /** A refusal as every error looks (docs/api.md#conventions); the case is named in the failure. */
   function expectRefusal(res: ApiResponse, what: string): void {
     const refused =
       res.status >= 400 &&

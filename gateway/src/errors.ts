@@ -10,7 +10,7 @@ export const MESSAGES = {
 } as const;
 
 /**
- * Writes the one error shape of the /api surface (API.md "Conventions"). Works on a bare ServerResponse too, so the
+ * Writes the one error shape of the /api surface (docs/api.md#conventions). Works on a bare ServerResponse too, so the
  * proxy's error handler can use it. Returns false, writing nothing, once headers are out.
  */
 export function sendError(res: ServerResponse, statusCode: number, message: string, headers = {}): boolean {

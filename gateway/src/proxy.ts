@@ -57,8 +57,9 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
  * One http-proxy-middleware (v3) instance per service, mounted at the root so the upstream receives the full original
- * path (PITFALLS §2.3), and called only for the requests the route table gives it. Bodies are never parsed here: they
- * stream through, and their size is policed by Content-Length up front and by counting bytes of chunked bodies.
+ * path (docs/pitfalls.md#proxy-paths-in-v3), and called only for the requests the route table gives it. Bodies are
+ * never parsed here: they stream through, and their size is policed by Content-Length up front and by counting bytes of
+ * chunked bodies.
  */
 export function createServiceProxies(
   config: GatewayConfig,
@@ -79,7 +80,7 @@ export function createServiceProxies(
       proxyTimeout: config.proxyTimeoutMs,
       // The client side may idle a little longer than the upstream, so the 503 below wins the race.
       timeout: config.proxyTimeoutMs + 5_000,
-      // Our own error handler instead of the default plain-text 504 (PITFALLS §2.5).
+      // Our own error handler instead of the default plain-text 504 (docs/pitfalls.md#proxy-errors-and-timeouts).
       ejectPlugins: true,
       plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
       on: {

@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
- * One Redis client for the process, built to fail fast (PITFALLS §4.1): no offline queue, few retries,
- * short command timeout, reconnects in the background, errors logged (throttled) instead of thrown.
+ * One Redis client for the process, built to fail fast (docs/pitfalls.md#ioredis-fail-fast): no offline queue, few
+ * retries, short command timeout, reconnects in the background, errors logged (throttled) instead of thrown.
  */
 export function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {

@@ -1,8 +1,8 @@
 // Identity benchmark: `node scripts/bench/identity.mjs` against a running shop (`npm start`).
 //
-// Checks the dev allowance API.md asks for — one machine can register 1,000 users and fail 100 logins in a
-// minute without being rate limited — and measures what it costs: registrations and logins per second with
-// their p50/p99 (each one is a scrypt hash, the deliberate cost of a password).
+// Checks the dev allowance docs/api.md#rate-limits asks for — one machine can register 1,000 users and fail 100 logins
+// in a minute without being rate limited — and measures what it costs: registrations and logins per second with their
+// p50/p99 (each one is a scrypt hash, the deliberate cost of a password).
 //   GATEWAY_URL     default http://127.0.0.1:8080
 //   BENCH_USERS     registrations, default 1000
 //   BENCH_FAILED    failed logins, default 100
@@ -78,6 +78,6 @@ const failedOk = summary('failed login', failed, (performance.now() - t) / 1000,
 
 console.log(
   `\n  [${registerOk && loginOk && failedOk ? 'PASS' : 'FAIL'}] ${USERS} registrations and ${FAILED} failed logins ` +
-    'from one machine, none rate limited (the dev allowance of API.md)',
+    'from one machine, none rate limited (the dev allowance of docs/api.md#rate-limits)',
 );
 process.exit(registerOk && loginOk && failedOk ? 0 : 1);

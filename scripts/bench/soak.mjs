@@ -108,8 +108,8 @@ const RSS_EVERY_MS = 5000;
 /**
  * Development stand-ins: their RSS is shown, not checked. The fake PayPal is not ours to ship; the dev database
  * (FerretDB on SQLite, standing in for MongoDB) decodes every document of a collection for any query but one by
- * `_id`, so its memory follows the data the run adds, as a database's cache does (docs/performance.md, "Performance:
- * soak"); at a fixed amount of data it is flat.
+ * `_id`, so its memory follows the data the run adds, as a database's cache does (docs/performance.md,
+ * "Soak"); at a fixed amount of data it is flat.
  */
 const NOT_CHECKED = new Set(['fake-paypal', 'ferretdb']);
 const RUN = Date.now().toString(36);

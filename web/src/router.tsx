@@ -21,7 +21,10 @@ const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
 const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
 const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));
 
-/** The route table (SPEC §2). Declarative routes: the data router would add 18 KB gzipped we do not use. */
+/**
+ * The route table (docs/product.md#screens-and-routes). Declarative routes: the data router would add 18 KB gzipped we
+ * do not use.
+ */
 export function AppRoutes() {
   return (
     <Routes>
@@ -34,13 +37,13 @@ export function AppRoutes() {
         <Route path="profile" element={<ProfileRoute />} />
         <Route path="collections/:collection" element={<CollectionPage />} />
         <Route path="product/:id" element={<ProductPage />} />
-        {/* SPEC §6: order and checkout pages have no client-side guard; the server decides */}
+        {/* order and checkout pages have no client-side guard; the server decides (docs/product.md#roles) */}
         <Route path="checkout" element={<CheckoutPage />} />
         <Route path="order-confirmation" element={<OrderConfirmationPage />} />
         <Route path="order/:id" element={<OrderDetailsPage />} />
         <Route path="my-orders" element={<MyOrdersPage />} />
       </Route>
-      {/* SPEC §2: the admin area has its own layout (a sidebar), not the shop's header and footer */}
+      {/* the admin area has its own layout (a sidebar), not the shop's header and footer */}
       <Route
         path="/admin/*"
         element={

@@ -1,6 +1,6 @@
 import { BRANDS, COLORS, MATERIALS, SIZES, toPence } from '@shop/contracts';
 
-/** The filters GET /api/products understands (API.md); every other key is ignored. */
+/** The filters GET /api/products understands (docs/api.md#product-filters); every other key is ignored. */
 export const FILTER_KEYS = [
   'collection',
   'category',

@@ -1,6 +1,9 @@
-// ---- HTTP shapes (API.md "Cart")
+// ---- HTTP shapes (docs/api.md#cart)
 
-/** A guest cart's id as the SPA makes it (`guest_<timestamp>`); API.md allows 1–64 of [A-Za-z0-9_-] after the prefix. */
+/**
+ * A guest cart's id as the SPA makes it (`guest_<timestamp>`); 1–64 of [A-Za-z0-9_-] after the prefix
+ * (docs/api.md#whose-cart).
+ */
 export const GUEST_ID_PATTERN = /^guest_[A-Za-z0-9_-]{1,64}$/;
 
 /** Most units of one line (product + size + colour) a cart holds. */
@@ -39,7 +42,7 @@ export interface CartJson {
   updatedAt?: string;
 }
 
-/** What the cart service answers with (API.md "Cart"). */
+/** What the cart service answers with (docs/api.md#cart). */
 export const CART_MESSAGES = {
   guestIdRequired: 'guestId is required',
   invalidGuestId: 'Invalid guestId',

@@ -1,4 +1,4 @@
-/** SPEC §9: the catalogue's fixed vocabularies. */
+/** The catalogue's fixed vocabularies (docs/product.md#business-constants). */
 export const CATEGORIES = ['Top Wear', 'Bottom Wear', 'Accessories', 'Equipment'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -71,7 +71,7 @@ export function toPounds(pence: number): number {
   return Math.round(pence) / 100;
 }
 
-// ---- HTTP shapes (API.md "Products")
+// ---- HTTP shapes (docs/api.md#products)
 
 export interface ProductImageJson {
   url: string;

@@ -1,13 +1,13 @@
 import type { CartLineJson } from './cart';
 import type { AppliedDiscountJson } from './discounts';
 
-// ---- HTTP shapes (API.md "Checkout")
+// ---- HTTP shapes (docs/api.md#checkout)
 
-/** SPEC §7 sends `Paypal`; PayPal's own spelling is accepted too. Stored as `PayPal`. */
+/** The storefront clients of this shop send `Paypal`; PayPal's own spelling is accepted too. Stored as `PayPal`. */
 export const PAYMENT_METHODS = ['PayPal', 'Paypal'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-/** The seven address fields SPEC §5 requires, in the order the form shows them. */
+/** The seven required address fields (docs/product.md#validation), in the order the form shows them. */
 export const SHIPPING_ADDRESS_FIELDS = [
   'firstName',
   'lastName',

@@ -1,4 +1,4 @@
-/** Every error body the /api surface returns (API.md "Conventions"). */
+/** Every error body the /api surface returns (docs/api.md#conventions). */
 export interface ApiError {
   message: string;
   statusCode: number;

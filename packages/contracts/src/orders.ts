@@ -2,11 +2,11 @@ import type { OrderStatus } from './catalog';
 import type { CheckoutLineJson, PaymentDetailsJson, ShippingAddress } from './checkout';
 import type { AppliedDiscountJson } from './discounts';
 
-/** SPEC §9: shipping shows as Free; estimated delivery 10 days after the order. */
+/** Shipping shows as Free; estimated delivery 10 days after the order (docs/product.md#business-constants). */
 export const SHIPPING_METHOD = 'Free international shipping';
 export const ESTIMATED_DELIVERY_DAYS = 10;
 
-// ---- HTTP shapes (API.md "Orders")
+// ---- HTTP shapes (docs/api.md#orders)
 
 export type OrderLineJson = CheckoutLineJson;
 

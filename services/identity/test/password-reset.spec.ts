@@ -131,7 +131,7 @@ describe('identity: password reset', () => {
   it('refuses an expired token, and an unknown one, with the same message', async () => {
     const user = await registerCustomer(svc);
     const token = await requestToken(user);
-    // (after the relay marked the event published: FerretDB writes a whole document back, PITFALLS §3.4)
+    // (after the relay marked the event published, so that its write does not undo this one)
     await waitFor('the event marked published', async () => (await resets.exists({ outboxPending: true })) === null);
     await resets.updateOne({ userId: user.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } }).exec();
     expect((await reset({ token, password: NEW_PASSWORD })).body).toEqual(INVALID);

@@ -67,7 +67,7 @@ function drawOrders(count: number): Drawn[] {
   }));
 }
 
-/** What the dashboard should say of these orders, worked out here from each of them (SPEC §9). */
+/** What the dashboard should say of these orders, worked out from each of them (docs/product.md#business-constants). */
 function expectedFigures(docs: Doc[]): Pick<AdminStatsJson, 'revenue' | 'orders' | 'revenueByDay'> {
   const earned = (o: Doc) =>
     o.isPaid && o.status !== 'Cancelled'

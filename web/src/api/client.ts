@@ -1,5 +1,5 @@
 // The one HTTP client of the SPA: same origin (the gateway serves both the SPA and /api), the bearer token
-// from local storage on every call (SPEC §7), and the server's `message` surfaced as the error.
+// from local storage on every call (docs/api.md#authorization), and the server's `message` surfaced as the error.
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { ApiError } from '@shop/contracts';
 import { storage } from '@/lib/storage';
@@ -61,8 +61,9 @@ export function failureOf(error: unknown, fallback?: string): Failure {
 }
 
 /**
- * The sentence to show for a failed call: the server's `message` when it sent one (API.md: always a string),
- * else `fallback` (SPEC §8's defaults such as "Failed to add to cart"), else the transport's own message.
+ * The sentence to show for a failed call: the server's `message` when it sent one (always a string:
+ * docs/api.md#conventions), else `fallback` (the defaults of docs/product.md#messages, such as "Failed to add to
+ * cart"), else the transport's own message.
  */
 export function errorMessage(error: unknown, fallback?: string): string {
   if (error instanceof AxiosError) {

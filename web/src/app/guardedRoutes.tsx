@@ -10,7 +10,7 @@ const ProfilePage = lazyPage(() => import('@/pages/ProfilePage'));
 // The admin area (its layout, pages, slices and chart) loads only when an admin opens it.
 const AdminArea = lazyPage(() => import('@/pages/admin/AdminArea'));
 
-/** /profile: signed-in customers only (SPEC §2). */
+/** /profile: signed-in customers only (docs/product.md#profile). */
 export function ProfileRoute() {
   return (
     <RequireAuth>
@@ -19,7 +19,7 @@ export function ProfileRoute() {
   );
 }
 
-/** /admin/*: admins only (SPEC §6), in the admin area's own layout. */
+/** /admin/*: admins only (docs/product.md#roles), in the admin area's own layout. */
 export function AdminRoute() {
   return (
     <RequireAdmin>

@@ -9,7 +9,9 @@ interface RouteErrorProps {
   onReset?: () => void;
 }
 
-/** The router's error screen (SPEC §8): "Unexpected Application Error!" with the status or the message. */
+/**
+ * The router's error screen: "Unexpected Application Error!" with the status or the message (docs/product.md#messages).
+ */
 export function RouteError({ status, statusText, error, onReset }: RouteErrorProps) {
   usePageMeta(status ? `${status} ${statusText ?? ''}`.trim() : 'Error');
   const detail = status

@@ -26,7 +26,7 @@ function keepHeldWhileFocused(event: MouseEvent<HTMLDivElement>) {
   if (event.currentTarget.contains(document.activeElement)) holdToasts(event.currentTarget, true);
 }
 
-/** SPEC §9: top-right, up to 3 visible, 4 s by default (cart toasts pass 1 s). */
+/** Top-right, up to 3 visible, 4 s by default; cart toasts pass 1 s (docs/product.md#business-constants). */
 export default function ShopToaster() {
   // effects run child first: sonner's Toaster is listening by the time this says it is mounted
   useEffect(() => {

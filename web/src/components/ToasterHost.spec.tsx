@@ -24,7 +24,7 @@ describe('toasts (WCAG 2.2.1: they wait while read)', () => {
     jest.useRealTimers();
   });
 
-  it('closes on its own after its duration (SPEC: cart toasts 1 s)', async () => {
+  it('closes on its own after its duration (cart toasts last 1 s)', async () => {
     await showCartToast('Product added to cart!');
     await wait(CART_TOAST.duration + EXIT);
     expect(screen.queryByText('Product added to cart!')).not.toBeInTheDocument();

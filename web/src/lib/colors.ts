@@ -1,4 +1,4 @@
-/** How each colour name of SPEC §9 looks as a swatch. */
+/** How each colour name (docs/product.md#business-constants) looks as a swatch. */
 export const SWATCHES: Record<string, string> = {
   Red: '#c8102e',
   Blue: '#1d4ed8',

@@ -10,7 +10,9 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
 export const formatDate = (iso: string | Date) => dateFormat.format(new Date(iso));
 export const formatDateTime = (iso: string | Date) => dateTimeFormat.format(new Date(iso));
 
-/** The date `days` after `iso` (SPEC §9: estimated delivery is 10 days after the order date). */
+/**
+ * The date `days` after `iso` (estimated delivery is 10 days after the order date: docs/product.md#business-constants).
+ */
 export function addDays(iso: string | Date, days: number): Date {
   const date = new Date(iso);
   date.setDate(date.getDate() + days);

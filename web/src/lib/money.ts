@@ -3,7 +3,8 @@ import { CURRENCY } from '@shop/contracts';
 let gbp: Intl.NumberFormat | undefined;
 
 /**
- * A price in pounds sterling, through the shop's one formatter (SPEC §9: GBP everywhere a shopper sees a price). It is
+ * A price in pounds sterling, through the shop's one formatter (GBP everywhere a shopper sees a price:
+ * docs/product.md#business-constants). It is
  * made at the first price, not when this module loads: a page's first Intl object loads ICU's locale data (measured
  * 45–110 ms on a phone's CPU, Chromium at 4× slowdown), which would otherwise lengthen the entry's one evaluation task.
  */

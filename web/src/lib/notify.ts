@@ -1,5 +1,5 @@
 // Toasts (sonner) load on the first toast, not with the first page: the first route's JS stays small.
-// SPEC §9: top-right, up to 3 visible, 4 s by default; cart toasts pass { duration: 1000 }.
+// Top-right, up to 3 visible, 4 s by default; cart toasts pass { duration: 1000 } (docs/product.md#business-constants).
 import type { ExternalToast } from 'sonner';
 
 type Sonner = typeof import('sonner');

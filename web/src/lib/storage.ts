@@ -1,4 +1,4 @@
-// Local storage as SPEC §3 and ARCHITECTURE §9 name it: userInfo, userToken, guestId (guest_<timestamp>), cart.
+// Local storage (docs/product.md#entities): userInfo, userToken, guestId (guest_<timestamp>), cart.
 import type { CartJson, PublicUser } from '@shop/contracts';
 import { GUEST_ID_PATTERN } from '@shop/contracts';
 
@@ -43,7 +43,7 @@ const isUser = (v: unknown): v is PublicUser =>
 const isCart = (v: unknown): v is CartJson =>
   typeof v === 'object' && v !== null && Array.isArray((v as CartJson).products);
 
-/** A new guest id: `guest_` followed by the time in milliseconds (SPEC §3). */
+/** A new guest id: `guest_` followed by the time in milliseconds (docs/product.md#entities). */
 export function newGuestId(now: number = Date.now()): string {
   return `guest_${now}`;
 }

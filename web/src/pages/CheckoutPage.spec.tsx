@@ -81,7 +81,7 @@ describe('checkout: paying', () => {
   let logged: jest.SpyInstance;
   const realFetch = globalThis.fetch;
   beforeEach(() => {
-    // SPEC §8: payment failures are logged for us, and the buyer is told in words
+    // payment failures are logged for us, and the buyer is told in words (docs/product.md#messages)
     logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {

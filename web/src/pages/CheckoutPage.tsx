@@ -31,7 +31,10 @@ const AUTOCOMPLETE: Record<keyof ShippingAddress, string> = {
   phone: 'tel',
 };
 
-/** SPEC §4: the address form creates the checkout; then the payment for the server's total; then the order. */
+/**
+ * The address form creates the checkout; then the payment for the server's total; then the order
+ * (docs/product.md#a-purchase).
+ */
 export default function CheckoutPage() {
   usePageMeta('Checkout');
   const dispatch = useAppDispatch();
@@ -83,7 +86,7 @@ export default function CheckoutPage() {
     if (discountRefusal) dispatch(resetCheckout());
   };
 
-  // SPEC §4: an empty cart goes back to / (not while the paid checkout becomes an order), once the server said so
+  // an empty cart goes back to / (not while the paid checkout becomes an order), once the server said so
   if (!cart.products.length && !checkout && !paying) {
     if (!serverCartRead) {
       return (

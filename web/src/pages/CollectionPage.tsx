@@ -29,7 +29,10 @@ function titleOf(collection: string | undefined, filters: Filters): string {
   return [what, named].filter(Boolean).join(' — ') || 'All Collections';
 }
 
-/** SPEC §2: filter sidebar (a drawer on small screens), sort select and grid; filters and sort in the query string. */
+/**
+ * Filter sidebar (a drawer on small screens), sort select and grid; filters and sort in the query string
+ * (docs/product.md#collection-page).
+ */
 export default function CollectionPage() {
   const { collection } = useParams();
   const [params, setParams] = useSearchParams();

@@ -24,8 +24,9 @@ export default function LoginPage() {
     dispatch(clearAuthError());
   }, [dispatch]);
 
-  // SPEC §4: a visitor who is already signed in goes on at once; a customer the admin guard turned away stays, to
-  // read why and perhaps log in with an admin account (going on would send them back to the guard)
+  // a visitor who is already signed in goes on at once (docs/product.md#signing-in-and-out); a customer the admin guard
+  // turned away stays, to read why and perhaps log in with an admin account (going on would send them back to the
+  // guard)
   if (user && !signingIn && !notice) return <Navigate to={redirectTarget(redirect)} replace />;
 
   const submit = async (event: FormEvent) => {

@@ -9,7 +9,10 @@ import { OrderTotal } from '@/features/orders/OrderTotal';
 import { addDays, formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
 
-/** SPEC §4: thanks, the order, estimated delivery (+10 days); clears the cart; nothing in memory → /my-orders. */
+/**
+ * Thanks, the order, estimated delivery (+10 days); clears the cart; nothing in memory → /my-orders
+ * (docs/product.md#order-confirmation).
+ */
 export default function OrderConfirmationPage() {
   usePageMeta('Thank you for your order');
   const dispatch = useAppDispatch();

@@ -39,7 +39,7 @@ describe('order details', () => {
     expect(steps.map((step) => step.textContent)).toEqual(history.map((h) => `${h.status} ${formatDateTime(h.at)}`));
     expect(steps.map((step) => step.querySelector('time')?.getAttribute('datetime'))).toEqual(history.map((h) => h.at));
     expect(steps.map((step) => step.getAttribute('aria-current'))).toEqual([null, null, 'step']);
-    // The SPEC's badges stay as they were.
+    // The Paid/Delivered badges stay as they were.
     expect(screen.getByText('Approved')).toBeInTheDocument();
     expect(screen.getByText('Delivered', { ignore: 'li' })).toHaveClass('rounded-full');
   });
@@ -87,7 +87,7 @@ describe('order details', () => {
     expect(steps[1]).toHaveTextContent('Refund refused by PayPal: Refund not allowed.');
   });
 
-  it('shows a shipped order as Shipped while the SPEC badge still reads Pending for the delivery', async () => {
+  it('shows a shipped order as Shipped while the delivery badge still reads Pending for the delivery', async () => {
     fakeApi({
       [`GET /api/orders/${ORDER_ID}`]: {
         body: anOrder({

@@ -20,8 +20,8 @@ function Badge({ ok, yes, no }: { ok: boolean; yes: string; no: string }) {
 }
 
 /**
- * SPEC §2/§4: Approved/Pending, Delivered/Pending, items, shipping, payment; "No Order details found". Beside
- * them, the order's status and the date of each change (its status history).
+ * docs/product.md#order-pages: Approved/Pending, Delivered/Pending, items, shipping, payment; "No Order details
+ * found". Beside them, the order's status and the date of each change (its status history).
  */
 export default function OrderDetailsPage() {
   const { id = '' } = useParams();

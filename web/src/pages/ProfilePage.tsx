@@ -4,7 +4,7 @@ import { logout } from '@/features/auth/authSlice';
 import { MyOrdersTable } from '@/features/orders/MyOrdersTable';
 import { usePageMeta } from '@/lib/usePageMeta';
 
-/** SPEC §2: name, email, Logout, and the My Orders table (the route guard sends guests to /login). */
+/** Name, email, Logout, and the My Orders table; the route guard sends guests to /login (docs/product.md#profile). */
 export default function ProfilePage() {
   usePageMeta('My profile');
   const dispatch = useAppDispatch();
@@ -13,7 +13,7 @@ export default function ProfilePage() {
   if (!user) return null;
 
   const signOut = () => {
-    dispatch(logout()); // clears user and token, new guest id, empty cart (SPEC §4)
+    dispatch(logout()); // clears user and token, new guest id, empty cart (docs/product.md#signing-in-and-out)
     navigate('/login');
   };
 

@@ -44,7 +44,7 @@ class ServiceRootModule {
 /**
  * Creates, configures and starts a service: HTTP on Nest's Fastify adapter (JSON bodies parsed here, with errors as
  * JSON; request id, access line and metrics as Fastify hooks) plus its RabbitMQ request queue, after HTTP is
- * listening so handlers never run before the module graph is ready (PITFALLS §1.10).
+ * listening so handlers never run before the module graph is ready (docs/pitfalls.md#hybrid-app-start-order).
  */
 export async function startServiceApp(
   service: ShopServiceName,

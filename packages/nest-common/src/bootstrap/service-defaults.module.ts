@@ -56,7 +56,7 @@ export class ServiceDefaultsModule {
             installDriverCloseGuard();
             // Mongoose keeps each query's stack as a string (`new Error().stack`) only to explain a "Query was
             // already executed" error: a stack formatted per query, about a fifth of a findOne's client CPU
-            // (docs/performance.md "Performance: mongoose queries"). Our queries run once, by await.
+            // (docs/performance.md, "Token verification and mongoose queries"). Our queries run once, by await.
             mongoose.set('skipOriginalStackTraces', true);
             return {
               uri: config.MONGO_URI,

@@ -7,7 +7,7 @@ import { errorText } from './event-consumer';
 /**
  * An event waiting in its document's outbox: written in the same single-document write as the fact it
  * announces, so the fact and its event are stored together or not at all (no multi-document
- * transactions on FerretDB, ARCHITECTURE §3), then relayed to the broker until it confirms.
+ * transactions: docs/decisions/0003-outbox-and-inboxes.md), then relayed to the broker until it confirms.
  */
 export interface OutboxEntry<T = unknown> {
   /** Kept through every relay attempt: consumers dedupe on it. */

@@ -5,7 +5,7 @@ import { ApiErrorBody } from './schemas';
 /** The name of the bearer scheme in every document (components.securitySchemes). */
 export const BEARER_SCHEME = 'bearerAuth';
 
-/** What each error status means on the /api surface (API.md); a route may say more with its own description. */
+/** What each error status means on the /api surface (docs/api.md); a route may say more with its own description. */
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input (`message` says what)',
   401: 'Not authorized, no token / Not authorized, token failed',

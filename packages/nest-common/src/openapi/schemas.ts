@@ -15,7 +15,7 @@ import {
 } from '@shop/contracts';
 
 /**
- * OpenAPI schemas of the response shapes more than one service answers with (API.md). Each class implements its
+ * OpenAPI schemas of the response shapes more than one service answers with (docs/api.md). Each class implements its
  * contract type, so a field added to the contract and not here fails the build. Service-only shapes live in the
  * service beside its controller.
  */
@@ -25,7 +25,7 @@ export class FieldError {
   @ApiProperty({ example: 'Please enter a valid email address' }) message!: string;
 }
 
-/** Every error of the /api surface: `{message, statusCode}` (API.md "Conventions"). */
+/** Every error of the /api surface: `{message, statusCode}` (docs/api.md#conventions). */
 export class ApiErrorBody implements ApiError {
   @ApiProperty({ description: 'One human sentence (never an array)', example: 'Product not found' })
   message!: string;
@@ -112,7 +112,7 @@ export class OrderBuyerBody {
   @ApiPropertyOptional() email?: string;
 }
 
-/** An order (API.md "Orders"); checkout's finalize answers with one too. */
+/** An order (docs/api.md#orders); checkout's finalize answers with one too. */
 /** Who made a change to an order: the admin, as their token named them. */
 export class OrderChangedByBody {
   @objectId() _id!: string;

@@ -18,10 +18,9 @@ export interface RedisClientOptions {
 }
 
 /**
- * Fails fast instead of retrying a command for seconds while Redis is away (PITFALLS §4.1): a command
- * waits for at most one reconnect attempt, reconnects are tried every 50–500 ms, and a command a hung
- * Redis never answers fails after REDIS_COMMAND_TIMEOUT_MS (the caller answers 503, well before the
- * gateway gives up).
+ * Fails fast instead of retrying a command for seconds while Redis is away (docs/pitfalls.md#ioredis-fail-fast): a
+ * command waits for at most one reconnect attempt, reconnects are tried every 50–500 ms, and a command a hung Redis
+ * never answers fails after REDIS_COMMAND_TIMEOUT_MS (the caller answers 503, well before the gateway gives up).
  *
  * A command that failed stays failed: ioredis would otherwise send the commands still unanswered on a dead
  * connection again after reconnecting (`autoResendUnfulfilledCommands`), though their callers were already told

@@ -45,7 +45,8 @@ export class RpcClient implements OnApplicationShutdown {
   ) {
     this.queue = namespacedQueue(options.namespace ?? '', service);
     this.metrics = options.metrics;
-    // Never noAck:false here: the client consumes the direct-reply pseudo-queue (PITFALLS §1.3).
+    // Never noAck:false here: the client consumes the direct-reply pseudo-queue, which must be consumed without acks
+    // (docs/pitfalls.md#the-rmq-clients-noack).
     this.proxy = new ResilientClientRMQ({
       urls: [options.url],
       queue: this.queue,

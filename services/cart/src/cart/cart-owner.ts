@@ -10,7 +10,7 @@ export function guestOwner(guestId: string | undefined): CartOwner {
 }
 
 /**
- * Whose cart a request is about (API.md "Whose cart"): with a token, its user's — a different `userId`
+ * Whose cart a request is about (docs/api.md#whose-cart): with a token, its user's — a different `userId`
  * is 403 and a `guestId` is ignored, so a guest id never reaches a user's cart; without a token, the
  * guest cart of a well-formed `guestId`, and a `userId` alone is 401. A presented but bad token never
  * gets here: the guard answers 401 first.

@@ -8,7 +8,7 @@ import { CartService } from './cart.service';
 import { CartBody } from './dto/cart.response';
 import { AddToCartDto, CartLineDto, CartOwnerQuery, MergeCartDto, UpdateCartLineDto } from './dto/cart.dto';
 
-/** API.md "Cart": whose cart comes from the token, or from a guest id when there is none. */
+/** docs/api.md#cart: whose cart comes from the token, or from a guest id when there is none. */
 @ApiTags('cart')
 @Controller('api/cart')
 export class CartController {

@@ -50,7 +50,7 @@ export class CatalogConfig extends ServiceConfig {
   })
   ASSET_URL_PREFIX?: string;
 
-  /** Largest accepted upload, in bytes (API.md: 5 MB). */
+  /** Largest accepted upload, in bytes (5 MB: docs/api.md#uploads). */
   @Type(() => Number)
   @IsInt()
   @Min(1024)

@@ -7,7 +7,7 @@ function iso(value: unknown): string {
 }
 
 /**
- * The one shape a product leaves this service in (API.md "Products"): pounds at the edge, no internals, image
+ * The one shape a product leaves this service in (docs/api.md#products): pounds at the edge, no internals, image
  * URLs as clients load them (`toPublicUrl`, see asset-urls.ts).
  */
 export function toProductJson(p: LeanProduct, toPublicUrl: (url: string) => string): ProductJson {

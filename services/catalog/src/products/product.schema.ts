@@ -66,7 +66,10 @@ export class Product {
   @Prop({ type: [ProductVariantSchema], default: undefined })
   variants?: ProductVariant[];
 
-  /** Unique, and so always required (PITFALLS §3.5: FerretDB lets many missing values through). */
+  /**
+   * Unique, and so always required: FerretDB lets many missing values through
+   * (docs/pitfalls.md#unique-indexes-on-ferretdb).
+   */
   @Prop({ required: true, unique: true, trim: true, maxlength: 64 })
   sku!: string;
 

@@ -15,7 +15,7 @@ export const productId = new ParseObjectIdPipe('product');
 const text = (name: string, description: string) =>
   ApiQuery({ name, required: false, description, schema: { type: 'string', maxLength: 200 } });
 
-/** The filters of GET /api/products (API.md): all optional, ANDed, unknown keys ignored. */
+/** The filters of GET /api/products (docs/api.md#product-filters): all optional, ANDed, unknown keys ignored. */
 const ApiProductFilters = () =>
   applyDecorators(
     text('collection', 'A collection name; `all` (any case) or absent: no filter'),

@@ -3,8 +3,9 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 /**
  * Who received which product: catalog's own record, kept from orders' `orders.order.status-changed` events (a
  * Delivered order's lines), so that a review needs no question to orders. One record per customer and product, by its
- * `_id` `<userId>:<productId>` (unique, so a redelivered event or a second delivered order adds nothing; PITFALLS
- * §3.4). A delivery stays recorded: the customer did receive the product, whatever happens to the order later.
+ * `_id` `<userId>:<productId>` (unique, so a redelivered event or a second delivered order adds nothing:
+ * docs/pitfalls.md#unique-indexes-on-ferretdb). A delivery stays recorded: the customer did receive the product,
+ * whatever happens to the order later.
  */
 @Schema({ collection: 'deliveries', versionKey: false })
 export class Delivery {

@@ -4,8 +4,8 @@ import type { Types } from 'mongoose';
 
 /**
  * A customer's review of a product. Once per product and customer: `key` (`<productId>:<userId>`) is unique and
- * always present, so of two concurrent posts exactly one is stored (PITFALLS §3.4, §3.5). Hidden reviews stay stored
- * for admins, out of the product's list, average and count.
+ * always present, so of two concurrent posts exactly one is stored (docs/pitfalls.md#unique-indexes-on-ferretdb).
+ * Hidden reviews stay stored for admins, out of the product's list, average and count.
  */
 @Schema({ collection: 'reviews', versionKey: false, timestamps: true })
 export class Review {

@@ -53,8 +53,8 @@ function toAdminReviewJson(r: LeanReview): AdminReviewJson {
 /**
  * Reviews of products (issue 27): who may write one (a customer who received the product, once), the product page's
  * list, admins hiding and showing, and the product's `rating`/`numReviews`, which are recomputed from its visible
- * reviews under the product's lock after every change — never counted up or down: FerretDB applies no update
- * operator atomically (PITFALLS §3.4), and a recount under the lock is exact whatever ran at the same time.
+ * reviews under the product's lock after every change — never counted up or down: a recount under the lock is exact
+ * whatever ran at the same time.
  */
 @Injectable()
 export class ReviewsService {

@@ -3,10 +3,10 @@ import type { ArtKind } from './art';
 
 /**
  * The seed catalogue, as data: 66 NFL-themed products across the four categories, the eight team
- * brands, Men/Women/Unisex, every size, filter colour and material of SPEC §9. Prices in pounds;
- * `daysAgo` spreads createdAt so New Arrivals means something; `art` picks the drawing and its
- * colour scheme (see art.ts) — no image is ever hot-linked. No ratings or reviews: a product's rating is
- * the average of reviews its buyers wrote (src/reviews/), and the seed invents none (issue 27).
+ * brands, Men/Women/Unisex, every size, filter colour and material (docs/product.md#business-constants). Prices in
+ * pounds; `daysAgo` spreads createdAt so New Arrivals means something; `art` picks the drawing and its colour scheme
+ * (see art.ts) — no image is ever hot-linked. No ratings or reviews: a product's rating is the average of reviews its
+ * buyers wrote (src/reviews/), and the seed invents none (issue 27).
  */
 export type ArtStyle = 'home' | 'away' | 'alt' | 'pink' | 'gray' | 'black' | 'denim';
 

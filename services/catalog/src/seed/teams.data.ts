@@ -1,6 +1,6 @@
 import type { Brand } from '@shop/contracts';
 
-/** Team colours and marks used to draw the seed art (the eight brands of SPEC §9). */
+/** Team colours and marks used to draw the seed art (the eight brands of docs/product.md#business-constants). */
 export interface Team {
   /** Wordmark on the art, e.g. CARDINALS */
   wordmark: string;

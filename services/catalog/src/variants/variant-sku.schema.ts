@@ -5,7 +5,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
  * across the catalogue because its record's `_id` is: FerretDB accepts a unique index on `variants.sku` (a field of
  * an array of subdocuments) but does not enforce it — measured: two products with the same variant SKU, and one
  * product with two, were both stored — while an `_id` (like any unique index on a plain field) is enforced
- * atomically, races included (PITFALLS §3.4).
+ * atomically, races included (docs/pitfalls.md#unique-indexes-on-ferretdb).
  */
 @Schema({ collection: 'variant_skus', versionKey: false })
 export class VariantSku {

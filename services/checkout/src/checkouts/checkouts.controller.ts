@@ -17,7 +17,7 @@ import { CheckoutBody, CheckoutQuoteBody } from './dto/checkout.response';
 
 const CheckoutId = () => Param('id', new ParseObjectIdPipe('checkout'));
 
-/** API.md "Checkout": a signed-in buyer's own checkouts only (anyone else's answers 404). */
+/** docs/api.md#checkout: a signed-in buyer's own checkouts only (anyone else's answers 404). */
 @ApiTags('checkout')
 @Controller('api/checkout')
 @Auth()

@@ -47,8 +47,8 @@ type LeanPayment = Payment & { _id: Types.ObjectId };
 const BUYER_LOOKUP_MS = 1500;
 
 /**
- * The checkout, end to end (ARCHITECTURE §4): priced and reserved by the catalog, paid only when PayPal
- * itself confirms the capture, finalized into exactly one order by the orders service.
+ * The checkout, end to end (docs/architecture.md#a-purchase-step-by-step): priced and reserved by the catalog, paid
+ * only when PayPal itself confirms the capture, finalized into exactly one order by the orders service.
  */
 @Injectable()
 export class CheckoutsService implements OnModuleInit {

@@ -12,7 +12,7 @@ export function parseAmount(value: unknown): number | null {
   return match ? Number(match[1]) * 100 + Number(match[2]) : null;
 }
 
-/** 1234 → "12.34": the only way money leaves the shop for PayPal (PITFALLS §5.3). */
+/** 1234 → "12.34": the only way money leaves the shop for PayPal (docs/pitfalls.md#paypal-amounts). */
 export function formatAmount(pence: number): string {
   return (pence / 100).toFixed(2);
 }
@@ -46,7 +46,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v
 
 /**
  * Decides, from PayPal's own GET /v2/checkout/orders/{id} answer, whether the order paid `pence` GBP
- * (PITFALLS §5.2): the order COMPLETED, and its captures — each in GBP — adding up, among those COMPLETED,
+ * (docs/pitfalls.md#verify-the-paypal-capture): the order COMPLETED, and its captures — each in GBP — adding up, among
+ * those COMPLETED,
  * to exactly the checkout's total; an order marked COMPLETED can still hold a declined capture. The
  * purchase unit's own amount, when stated, must agree too. Nothing else is trusted, least of all the client.
  */

@@ -6,11 +6,11 @@ import type { Types } from 'mongoose';
  * An outstanding password reset: the SHA-256 of its token (never the token), whose account, until when. Its
  * `identity.password-reset.requested` event travels in its own outbox, written with it, the token in it sealed
  * (reset-token.ts). Deleted when any reset of the account succeeds; expired ones are purged by the sweep
- * (FerretDB has no TTL indexes, PITFALLS §3.6).
+ * (FerretDB has no TTL indexes, docs/pitfalls.md#no-ttl-or-text-indexes).
  */
 @Schema({ collection: 'password_resets', versionKey: false })
 export class PasswordReset {
-  /** Unique, and so required (PITFALLS §3.5). */
+  /** Unique, and so required (docs/pitfalls.md#unique-indexes-on-ferretdb). */
   @Prop({ required: true, unique: true }) tokenHash!: string;
   @Prop({ required: true, index: true }) userId!: string;
   @Prop({ required: true, index: true }) expiresAt!: Date;
@@ -24,8 +24,8 @@ export const PasswordResetSchema = SchemaFactory.createForClass(PasswordReset);
 
 /**
  * A used token, keyed by its hash: inserting it is the claim, and the unique `_id` lets exactly one of two
- * concurrent resets with the same token through (no update is atomic on FerretDB, unique keys are: PITFALLS
- * §3.4). Kept until the token would have expired anyway.
+ * concurrent resets with the same token through (a unique key holds against
+ * concurrent inserts: docs/pitfalls.md#unique-indexes-on-ferretdb). Kept until the token would have expired anyway.
  */
 @Schema({ collection: 'password_reset_claims', versionKey: false })
 export class PasswordResetClaim {

@@ -7,7 +7,10 @@ export class User {
   @Prop({ required: true, trim: true, maxlength: 100 })
   name!: string;
 
-  /** Trimmed and lower-cased before it is stored or looked up; unique (and so always required: PITFALLS §3.5). */
+  /**
+   * Trimmed and lower-cased before it is stored or looked up; unique, and so always required
+   * (docs/pitfalls.md#unique-indexes-on-ferretdb).
+   */
   @Prop({ required: true, unique: true, lowercase: true, trim: true })
   email!: string;
 

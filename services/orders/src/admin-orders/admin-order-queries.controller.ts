@@ -18,7 +18,7 @@ import { OrdersService } from '../orders/orders.service';
 import { parseAdminOrderQuery } from './admin-order-query';
 import { AdminOrdersQueryService } from './admin-orders-query.service';
 
-/** The filters the list and the export share (API.md "Admin lists"). */
+/** The filters the list and the export share (docs/api.md#admin-lists). */
 const ApiOrderFilters = () =>
   applyDecorators(
     ApiQuery({

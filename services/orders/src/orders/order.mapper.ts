@@ -36,7 +36,7 @@ export function forBuyer(order: OrderJson): OrderJson {
   };
 }
 
-/** The one shape an order leaves this service in (API.md "Orders"): pounds at the edge, no outbox, no internals. */
+/** The one shape an order leaves this service in (docs/api.md#orders): pounds at the edge, no outbox, no internals. */
 export function toOrderJson(o: LeanOrder): OrderJson {
   const json: OrderJson = {
     _id: String(o._id),

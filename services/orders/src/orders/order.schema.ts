@@ -112,7 +112,10 @@ export class Order {
   @Prop() customerName?: string;
   @Prop() customerEmail?: string;
 
-  /** The idempotency key: one order per checkout, whatever races. Unique, and so required (PITFALLS §3.5). */
+  /**
+   * The idempotency key: one order per checkout, whatever races. Unique, and so required
+   * (docs/pitfalls.md#unique-indexes-on-ferretdb).
+   */
   @Prop({ required: true, unique: true }) checkoutId!: string;
 
   @Prop({ type: [SchemaFactory.createForClass(OrderLine)], required: true }) orderItems!: OrderLine[];

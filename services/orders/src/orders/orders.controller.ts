@@ -15,7 +15,7 @@ import { OrdersService } from './orders.service';
 /** 400 `Invalid order id` for anything but an ObjectId. */
 export const orderId = new ParseObjectIdPipe('order');
 
-/** A customer's orders (API.md "Orders"). */
+/** A customer's orders (docs/api.md#orders). */
 @ApiTags('orders')
 @Controller('api/orders')
 @Auth()

@@ -8,7 +8,7 @@ export class RevenueDayBody implements RevenueDayJson {
   @ApiProperty({ type: 'integer' }) orders!: number;
 }
 
-/** GET /api/admin/stats: the dashboard's figures (SPEC §9). */
+/** GET /api/admin/stats: the dashboard's figures (docs/product.md#business-constants). */
 export class AdminStatsBody implements AdminStatsJson {
   @ApiProperty({ description: 'Sum of the totals of paid orders that are not Cancelled (GBP)' }) revenue!: number;
   @ApiProperty({ type: 'integer' }) orders!: number;

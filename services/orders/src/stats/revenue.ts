@@ -23,7 +23,8 @@ export interface Sales {
 }
 
 /**
- * SPEC §9 / API.md: revenue is the totals of paid orders that were not cancelled, net of refunds (issue 25). A
+ * Revenue is the totals of paid orders that were not cancelled, net of refunds (docs/product.md#business-constants;
+ * issue 25). A
  * cancelled order earns nothing whether or not a refund is recorded on it: cancelling a paid order refunds it in
  * full, and one cancelled before refunds were made through PayPal was refunded by hand or is owed back. A refund
  * recorded on an order that is not cancelled (a partial one) is taken off its total, never below zero.

@@ -42,8 +42,8 @@ type WatermarkDoc = { _id: string; at: Date };
  * reads a few hundred small documents rather than every order ever placed.
  *
  * A day's document is recomputed from that day's orders (a range on the indexed `createdAt`), under the day's Redis
- * lock, never incremented: whenever and however often it runs, it ends exact (FerretDB applies no update operator
- * atomically, PITFALLS §3.4, and two recomputes unserialised could write an older reading last).
+ * lock, never incremented: whenever and however often it runs, it ends exact (two recomputes unserialised could
+ * write an older reading last).
  *
  * Which days: a catch-up recomputes the days of the orders changed (`updatedAt`) or removed (`order_removals`)
  * since the watermark, less WATERMARK_OVERLAP_MS, then moves the watermark to the catch-up's start. One runs before

@@ -41,7 +41,7 @@ export function Footer() {
           <ul className="space-y-2 text-sm text-gray-700">
             {SUPPORT.map((label) => (
               <li key={label}>
-                {/* SPEC §2: placeholders that lead nowhere (yet) */}
+                {/* placeholders that lead nowhere (yet): docs/product.md#footer */}
                 <a href="#" onClick={(e) => e.preventDefault()} className="hover:text-black hover:underline">
                   {label}
                 </a>

@@ -27,7 +27,10 @@ const MENU_ID = 'mobile-menu';
 const loadCartDrawer = () => import('@/features/cart/CartDrawer').catch((error: unknown) => reloadForNewBuild(error));
 const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
 
-/** SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu. */
+/**
+ * Store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu
+ * (docs/product.md#header).
+ */
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
   const count = useAppSelector(selectCartCount);

@@ -35,7 +35,7 @@ export function NewPageStart() {
   return null;
 }
 
-/** The shop layout (SPEC §2): header, main area, footer. */
+/** The shop layout (docs/product.md#screens-and-routes): header, main area, footer. */
 export function Layout() {
   const dispatch = useAppDispatch();
   const store = useStore<RootState>();

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { IconClose, IconSearch } from '@/components/icons';
 
-/** The header's expandable search: goes to /collections/all?search=… (SPEC §2). */
+/** The header's expandable search: goes to /collections/all?search=… (docs/product.md#header). */
 export function SearchBar() {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');

@@ -26,7 +26,7 @@ export function SocialLinks({ className = '' }: { className?: string }) {
   );
 }
 
-/** SPEC §1: worldwide shipping, the phone placeholder, social links. */
+/** Worldwide shipping, the phone placeholder, social links (docs/product.md#the-shop). */
 export function Topbar() {
   return (
     <div className="bg-brand text-white" data-testid="topbar">

@@ -3,7 +3,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { StoreName } from '@/components/layout/Header';
 import { logout } from '@/features/auth/authSlice';
 
-/** SPEC §2: the admin sidebar's links. */
+/** The admin sidebar's links (docs/product.md#admin-area). */
 export const ADMIN_LINKS = [
   { label: 'Users', to: '/admin/users' },
   { label: 'Products', to: '/admin/products' },
@@ -22,7 +22,7 @@ export function AdminSidebar({ onNavigate }: { onNavigate?: () => void }) {
   const signOut = () => {
     onNavigate?.();
     navigate('/');
-    dispatch(logout()); // SPEC §4: user and token cleared, new guest id, cart emptied
+    dispatch(logout()); // user and token cleared, new guest id, cart emptied (docs/product.md#signing-in-and-out)
   };
 
   return (

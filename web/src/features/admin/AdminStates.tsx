@@ -10,7 +10,10 @@ export function Loading({ label = 'Loading...' }: { label?: string }) {
   );
 }
 
-/** A failed request: the server's message (SPEC §8) and, when it can be asked again, a Try again button. */
+/**
+ * A failed request: the server's message and, when it can be asked again, a Try again button
+ * (docs/product.md#messages).
+ */
 export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div role="alert" className="my-4 flex flex-wrap items-center gap-3 rounded border border-red-200 bg-red-50 p-3">
@@ -28,7 +31,7 @@ export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: (
   );
 }
 
-/** Nothing to list (SPEC §8's wording, e.g. "No Orders found."). */
+/** Nothing to list, in the words of docs/product.md#messages (e.g. "No Orders found."). */
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="rounded border border-dashed border-gray-300 p-6 text-center text-gray-600">{children}</p>;
 }

@@ -16,7 +16,7 @@ import { uploadImage, type ProductInput } from './adminProductsSlice';
 import { cellKey, formValues, gridAxes, productInput, stockCell, type ProductFormValues } from './productForm';
 import { StockGrid } from './StockGrid';
 
-/** The server keeps at most this many images per product (API.md). */
+/** The server keeps at most this many images per product (docs/api.md#products). */
 const MAX_IMAGES = 12;
 const input = 'w-full rounded border border-gray-400 bg-white p-2';
 const label = 'mb-1 block text-sm font-semibold';
@@ -196,7 +196,7 @@ interface ProductFormProps {
   onSubmit: (input: ProductInput) => Promise<void>;
 }
 
-/** SPEC §5: name, description and category required; sizes typed comma-separated and trimmed. */
+/** Name, description and category required; sizes typed comma-separated and trimmed (docs/product.md#validation). */
 export function ProductForm({ product, saving, submitLabel, onSubmit }: ProductFormProps) {
   const [values, setValues] = useState<ProductFormValues>(() => formValues(product));
   const [error, setError] = useState<string | null>(null);

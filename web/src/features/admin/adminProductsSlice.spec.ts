@@ -28,7 +28,7 @@ describe('admin products slice', () => {
     expect(selectAdminProducts(store.getState()).list).toMatchObject({ status: 'succeeded', data: [first, second] });
   });
 
-  it('after an update the list shows the updated product (SPEC §8 known defect, fixed)', async () => {
+  it('after an update the list shows the updated product (a known defect of the original, fixed)', async () => {
     const store = await storeWithList();
     const updated = { ...second, price: 24.5, name: 'Eagles Winter Beanie' };
     const calls = fakeApi({ [`PUT /api/admin/products/${second._id}`]: { body: updated } });
@@ -53,7 +53,7 @@ describe('admin products slice', () => {
     expect(selectAdminProducts(store.getState()).list.data).toEqual([first, second]);
   });
 
-  it("a failed list keeps the server's message, not 'Rejected' (PITFALLS 6.1)", async () => {
+  it("a failed list keeps the server's message, not 'Rejected'", async () => {
     fakeApi({
       'GET /api/admin/products': { status: 403, body: { message: 'Not authorized as an admin', statusCode: 403 } },
     });
@@ -121,7 +121,7 @@ describe('admin products slice', () => {
 });
 
 describe('the product form values', () => {
-  it('sizes are typed comma-separated and trimmed (SPEC §5)', () => {
+  it('sizes are typed comma-separated and trimmed', () => {
     expect(parseList(' S, M ,,L , ')).toEqual(['S', 'M', 'L']);
     expect(parseList('')).toEqual([]);
   });

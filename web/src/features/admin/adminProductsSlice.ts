@@ -42,8 +42,8 @@ export interface VariantInput {
 }
 
 /**
- * What the edit form sends (API.md: the create fields; originalPrice null removes it). Stock goes as `variants`, the
- * whole grid; the product's countInStock is their sum, which the server works out.
+ * What the edit form sends (docs/api.md#products: the create fields; originalPrice null removes it). Stock goes as
+ * `variants`, the whole grid; the product's countInStock is their sum, which the server works out.
  */
 export interface ProductInput {
   name: string;
@@ -129,7 +129,7 @@ export const updateProduct = createAsyncThunk<ProductJson, { id: string; changes
   },
 );
 
-/** SPEC §7: DELETE /api/products/:id. */
+/** DELETE /api/products/:id (docs/api.md#products). */
 export const deleteProduct = createAsyncThunk<string, string, Config>(
   'adminProducts/delete',
   async (id, { rejectWithValue }) => {
@@ -224,7 +224,7 @@ const adminProductsSlice = createSlice({
       .addCase(updateProduct.pending, (state) => {
         state.saving = true;
       })
-      // SPEC §8's known defect fixed (PITFALLS 6.2): the list's entry is replaced, not only the edited product
+      // the list's entry is replaced, not only the edited product (docs/pitfalls.md#stale-list-after-an-edit)
       .addCase(updateProduct.fulfilled, (state, action) => {
         state.saving = false;
         const i = state.list.data.findIndex((p) => p._id === action.payload._id);

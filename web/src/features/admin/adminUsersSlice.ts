@@ -33,7 +33,7 @@ export interface NewUser {
   name: string;
   email: string;
   password: string;
-  /** SPEC §5: customer unless chosen otherwise. */
+  /** Customer unless chosen otherwise (docs/product.md#validation). */
   role: Role;
 }
 
@@ -66,7 +66,7 @@ export const addUser = createAsyncThunk<PublicUser, NewUser, Config>(
   },
 );
 
-/** PUT /api/admin/users/:id: SPEC §7 reads the user from the response's `user`. */
+/** PUT /api/admin/users/:id: the user is the response's `user` (docs/api.md#users). */
 export const updateUser = createAsyncThunk<
   PublicUser,
   { id: string; changes: Partial<Pick<PublicUser, 'name' | 'email' | 'role'>> },

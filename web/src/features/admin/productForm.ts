@@ -1,4 +1,5 @@
-// The product edit form's values (what the inputs hold, as text) and the request they make (SPEC §5, API.md).
+// The product edit form's values (what the inputs hold, as text) and the request they make
+// (docs/product.md#validation).
 import type { Category, Gender, ProductImageJson, ProductJson } from '@shop/contracts';
 import type { ProductInput, VariantInput } from './adminProductsSlice';
 
@@ -31,7 +32,7 @@ export interface ProductFormValues {
   material: string;
   gender: Gender;
   colors: string[];
-  /** SPEC §5: typed comma-separated. */
+  /** Typed comma-separated (docs/product.md#validation). */
   sizes: string;
   collections: string;
   isPublished: boolean;
@@ -63,7 +64,7 @@ export function formValues(product?: ProductJson | null): ProductFormValues {
   };
 }
 
-/** SPEC §5: "S, M ,,L " → ["S", "M", "L"]: split on commas, trimmed, blanks dropped. */
+/** "S, M ,,L " → ["S", "M", "L"]: split on commas, trimmed, blanks dropped (docs/product.md#validation). */
 export function parseList(text: string): string[] {
   return text
     .split(',')

@@ -10,7 +10,10 @@ interface AuthLayoutProps {
   footer: ReactNode;
 }
 
-/** The login and register card: the store name (SPEC §1), the server's message on failure, the form. */
+/**
+ * The login and register card: the store name, the server's message on failure, the form
+ * (docs/product.md#login-and-register).
+ */
 export function AuthLayout({ heading, intro, error, onSubmit, children, footer }: AuthLayoutProps) {
   return (
     <div className="flex justify-center px-4 py-12 md:py-20">

@@ -69,8 +69,9 @@ const authSlice = createSlice({
   initialState: initialAuthState,
   reducers: {
     /**
-     * SPEC §4: clears the user and token, makes a new guest id (the cart slice empties the cart). `reason` is
-     * given when the server ended the session (a revoked token, a role taken away): the login page shows it.
+     * Clears the user and token, makes a new guest id (the cart slice empties the cart;
+     * docs/product.md#signing-in-and-out). `reason` is given when the server ended the session (a revoked token, a role
+     * taken away): the login page shows it.
      */
     logout: {
       reducer(state, action: PayloadAction<{ guestId: string; reason: string | null }>) {

@@ -3,7 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { AUTH_MESSAGES } from '@shop/contracts';
 import { useAppSelector } from '@/app/hooks';
 
-/** Signed-in customers only; others go to /login, coming back here afterwards (SPEC §2 /profile). */
+/** Signed-in customers only; others go to /login, coming back here afterwards (docs/product.md#profile). */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const user = useAppSelector((s) => s.auth.user);
   const signedOut = useAppSelector((s) => s.auth.signedOut);
@@ -26,7 +26,8 @@ function useLoginPath(): string {
 
 /**
  * What a page calls when the server refused its data for want of a session (a 401): to /login, and back afterwards.
- * SPEC §6 leaves the order pages to the server's authorization; this is the client's answer to the server's refusal.
+ * The order pages are left to the server's authorization (docs/product.md#roles); this is the client's answer to the
+ * server's refusal.
  */
 export function useSignInAndComeBack(): () => void {
   // Stable, so that a page's fetch effect does not run again when the router moves on.
@@ -50,9 +51,9 @@ export function loginNotice(state: unknown): string | null {
 }
 
 /**
- * SPEC §6: the admin guard sends anyone without the admin role to /login. A signed-in customer reads why (they
- * may log in there with an admin account); an admin the server turned away (a revoked token, the role taken
- * away: the session watcher signed them out) reads the server's message and comes back here after logging in.
+ * The admin guard sends anyone without the admin role to /login (docs/product.md#roles). A signed-in customer reads why
+ * (they may log in there with an admin account); an admin the server turned away (a revoked token, the role taken away:
+ * the session watcher signed them out) reads the server's message and comes back here after logging in.
  */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const user = useAppSelector((s) => s.auth.user);
@@ -68,8 +69,8 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
 }
 
 /**
- * Where login/register go afterwards (SPEC §4): /checkout when the redirect mentions checkout, else the
- * redirect when it is a path of this shop (e.g. `profile` from the guard above), else /.
+ * Where login/register go afterwards (docs/product.md#signing-in-and-out): /checkout when the redirect mentions
+ * checkout, else the redirect when it is a path of this shop (e.g. `profile` from the guard above), else /.
  */
 export function redirectTarget(redirect: string | null): string {
   if (!redirect) return '/';

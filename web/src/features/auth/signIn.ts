@@ -4,8 +4,9 @@ import type { RootState } from '@/app/store';
 import { fetchCart, mergeCart } from '@/features/cart/cartSlice';
 
 /**
- * After a login or registration (SPEC §4): a non-empty guest cart is merged into the user's cart — once, from
- * the submit that signed in — otherwise the user's own cart is fetched. A failed merge says so and goes on.
+ * After a login or registration (docs/product.md#signing-in-and-out): a non-empty guest cart is merged into the user's
+ * cart — once, from the submit that signed in — otherwise the user's own cart is fetched. A failed merge says so and
+ * goes on.
  */
 export function syncCartAfterSignIn(): ThunkAction<Promise<void>, RootState, unknown, UnknownAction> {
   return async (dispatch, getState) => {

@@ -58,7 +58,7 @@ describe('cart quantity rules', () => {
     expect(calls[0].method).toBe('DELETE');
   });
 
-  it("shows the server's message when a change fails, else SPEC §8's default", async () => {
+  it("shows the server's message when a change fails, else the default one", async () => {
     fakeApi({ 'PUT /api/cart': { status: 409, body: { message: 'Only 3 left in stock', statusCode: 409 } } });
     setup();
     await userEvent.click(screen.getByRole('button', { name: 'Increase quantity of Packers Cap' }));

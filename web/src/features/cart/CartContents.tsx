@@ -21,7 +21,7 @@ export function CartContents() {
 
   const changeQuantity = async (line: CartLineJson, delta: number) => {
     const quantity = line.quantity + delta;
-    if (quantity < 1 || quantity > MAX_CART_LINE_QUANTITY) return; // SPEC §5: removal needs the remove icon
+    if (quantity < 1 || quantity > MAX_CART_LINE_QUANTITY) return; // removal needs the remove icon
     await setQuantity(line, quantity);
   };
 

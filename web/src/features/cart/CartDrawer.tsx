@@ -7,7 +7,10 @@ import { CartContents } from './CartContents';
 import { fetchCart } from './cartSlice';
 import { hasShortfall } from './lineStock';
 
-/** SPEC §2: the lines, the total, the note, and Checkout (signed in → /checkout, else /login?redirect=checkout). */
+/**
+ * The lines, the total, the note, and Checkout (signed in → /checkout, else /login?redirect=checkout):
+ * docs/product.md#cart-drawer.
+ */
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();

@@ -4,7 +4,7 @@ import { api, errorMessage } from '@/api/client';
 import { storage } from '@/lib/storage';
 import { logout } from '@/features/auth/authSlice';
 
-/** SPEC §8: what a failed cart call says when the server sent no message. */
+/** What a failed cart call says when the server sent no message (docs/product.md#messages). */
 export const CART_FAILURES = {
   fetch: 'Failed to fetch cart',
   add: 'Failed to add to cart',
@@ -21,7 +21,7 @@ export interface CartState {
   busyLine: string | null;
 }
 
-/** Cart toasts last one second (SPEC §9). */
+/** Cart toasts last one second (docs/product.md#business-constants). */
 export const CART_TOAST = { duration: 1000 } as const;
 
 export const EMPTY_CART: CartJson = { products: [], totalPrice: 0 };
@@ -77,7 +77,7 @@ export const updateCartItemQuantity = createAsyncThunk<CartJson, LineChange, { r
       return rejectWithValue(errorMessage(error, CART_FAILURES.update));
     }
   },
-  // SPEC §5: in the cart a change that would give under 1 is ignored (removal needs the remove icon)
+  // in the cart a change that would give under 1 is ignored, removal needs the remove icon (docs/product.md#validation)
   { condition: (change) => Number.isInteger(change.quantity) && change.quantity >= 1 },
 );
 
@@ -164,7 +164,7 @@ const cartSlice = createSlice({
         (state, action) => {
           state.loading = false;
           state.busyLine = null;
-          // the known defect fixed: the server's message (or SPEC §8's default) is kept
+          // the known defect fixed: the server's message (or the default one) is kept
           state.error = action.payload ?? action.error.message ?? CART_FAILURES.fetch;
         },
       );

@@ -90,7 +90,8 @@ function useShownFilters(filters: Filters): [Filters, (next: Filters) => void] {
 }
 
 /**
- * The filters of SPEC §2 and §9: category, gender, colour swatches, size, material, brand, price (max only).
+ * The collection page's filters (docs/product.md#collection-page): category, gender, colour swatches, size, material,
+ * brand, price (max only).
  * Memoised: a few hundred inputs that need not render again when the products they filter arrive.
  */
 export const FilterSidebar = memo(function FilterSidebar({ filters: current, onChange }: FilterSidebarProps) {

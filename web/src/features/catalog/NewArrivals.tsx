@@ -7,7 +7,7 @@ import { fetchNewArrivals } from './catalogSlice';
 import { SoldOutBadge } from './ProductGrid';
 import { isSoldOut } from './stock';
 
-/** SPEC §9: each button scrolls 300 px. */
+/** Each button scrolls 300 px (docs/product.md#business-constants). */
 export const SCROLL_STEP = 300;
 
 /** Home's New Arrivals strip: drag (or swipe) to scroll, left/right buttons each disabled at its end. */

@@ -24,8 +24,8 @@ interface ProductDetailsProps {
 }
 
 /**
- * Gallery, colour and size pickers, quantity, Add to cart, and the brand and material table (SPEC §2). Memoised: its
- * pages render it from a deferred value (useDeferredSelector).
+ * Gallery, colour and size pickers, quantity, Add to cart, and the brand and material table
+ * (docs/product.md#product-page). Memoised: its pages render it from a deferred value (useDeferredSelector).
  */
 export const ProductDetails = memo(function ProductDetails({
   product,

@@ -103,7 +103,8 @@ interface ProductGridProps {
 }
 
 /**
- * A grid of products, with SPEC §8's "Loading...", "Error: {message}" and "No Products found.". Memoised: its pages
+ * A grid of products, with "Loading...", "Error: {message}" and "No Products found." (docs/product.md#messages).
+ * Memoised: its pages
  * render it from a deferred value (useDeferredSelector). Busy (aria-busy) while a new list loads; a long list is shown a
  * batch at a time as the shopper nears its end (useCardsShown).
  */

@@ -7,7 +7,7 @@ const LABELS: Array<[SortOption | '', string]> = [
   ['popularity', 'Popularity'],
 ];
 
-/** SPEC §9's sort options: default, priceAsc, priceDesc, popularity. */
+/** The sort options: default, priceAsc, priceDesc, popularity (docs/product.md#business-constants). */
 export function SortOptions({ value, onChange }: { value: string; onChange: (value: SortOption | '') => void }) {
   return (
     <div className="flex items-center gap-2">

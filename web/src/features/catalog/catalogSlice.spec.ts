@@ -3,7 +3,7 @@ import { aProduct, fakeApi, holdApi } from '@/test/utils';
 import { fetchProductDetails, fetchProductsByFilters } from './catalogSlice';
 
 describe('catalog slice', () => {
-  it('keeps the server message of a failed list (the SPEC §8 known defect, fixed)', async () => {
+  it('keeps the server message of a failed list (a known defect of the original, fixed)', async () => {
     fakeApi({ 'GET /api/products': { status: 400, body: { message: 'minPrice must be a number', statusCode: 400 } } });
     const store = makeStore();
     await store.dispatch(fetchProductsByFilters({ minPrice: Number.NaN }));

@@ -25,7 +25,7 @@ export const initialCatalogState = (): CatalogState => ({
 
 type Config = { rejectValue: string };
 
-/** GET /api/products with the collection and the filters of the query string (SPEC §7). */
+/** GET /api/products with the collection and the filters of the query string (docs/api.md#product-filters). */
 export const fetchProductsByFilters = createAsyncThunk<ProductJson[], ProductQuery, Config>(
   'catalog/fetchList',
   async (query, { rejectWithValue, signal }) => {
@@ -81,7 +81,7 @@ export const fetchBestSeller = createAsyncThunk<ProductJson, void, Config>(
   },
 );
 
-/** Home: Top Wears for Women, 8 products (SPEC §2, §9). */
+/** Home: Top Wears for Women, 8 products (docs/product.md#home). */
 export const fetchTopWomen = createAsyncThunk<ProductJson[], void, Config>(
   'catalog/fetchTopWomen',
   async (_, { rejectWithValue }) => {
@@ -96,7 +96,7 @@ export const fetchTopWomen = createAsyncThunk<ProductJson[], void, Config>(
 
 type RemoteKey = keyof CatalogState;
 
-/** pending → loading; fulfilled → data (only the latest request's); rejected → the message kept (SPEC §8 fixed). */
+/** pending → loading; fulfilled → data (only the latest request's); rejected → the server's message kept. */
 function track<T, A>(
   builder: ActionReducerMapBuilder<CatalogState>,
   thunk: AsyncThunk<T, A, Config>,

@@ -1,5 +1,5 @@
-// The collection page's filters and sort live in the query string (SPEC §2): the URL is the one source of
-// truth, so a shared link, Back and a reload restore them. These pure functions read and write it.
+// The collection page's filters and sort live in the query string (docs/product.md#collection-page): the URL is the one
+// source of truth, so a shared link, Back and a reload restore them. These pure functions read and write it.
 import { PRICE_FILTER_MAX, SORT_OPTIONS, type SortOption } from '@shop/contracts';
 
 export interface Filters {
@@ -15,7 +15,9 @@ export interface Filters {
   search: string;
 }
 
-/** Filters a shopper can pick several values of (sent comma-separated, any value matches: API.md). */
+/**
+ * Filters a shopper can pick several values of (sent comma-separated, any value matches: docs/api.md#product-filters).
+ */
 export const MULTI_FILTERS = ['size', 'material', 'brand'] as const;
 export type MultiFilter = (typeof MULTI_FILTERS)[number];
 export const SINGLE_FILTERS = ['category', 'gender', 'color', 'search', 'sortBy'] as const;

@@ -12,7 +12,7 @@ interface Props {
 function Buttons({ clientId, total, onPaid, onFailed }: Props) {
   const [{ isPending, isRejected }, dispatch] = usePayPalScriptReducer();
   if (isRejected) {
-    // PITFALLS §5.6: a script that cannot load says so instead of leaving an empty box
+    // a script that cannot load says so instead of leaving an empty box (docs/pitfalls.md#paypal-script-not-loading)
     return (
       <div role="alert" className="rounded border border-amber-300 bg-amber-50 p-4 text-sm">
         <p className="mb-2">PayPal could not be loaded. Check your connection or ad blocker, then retry.</p>

@@ -13,7 +13,7 @@ import { logout } from '@/features/auth/authSlice';
 
 export interface CheckoutState {
   config: ShopConfigJson | null;
-  /** The checkout being paid (kept in memory only: SPEC §4). */
+  /** The checkout being paid (kept in memory only: docs/product.md#a-purchase). */
   checkout: CheckoutJson | null;
   /** The order the paid checkout became; the confirmation page shows it. */
   order: OrderJson | null;

@@ -1,9 +1,9 @@
 import type { ShopConfigJson } from '@shop/contracts';
 
-/** SPEC §8: what the shopper is told when PayPal itself did not take the payment. */
+/** What the shopper is told when PayPal itself did not take the payment (docs/product.md#messages). */
 export const PAYMENT_FAILED = 'Payment failed. Try again.';
 
-/** PayPal wants GBP as a string with exactly two decimals (PITFALLS §5.3). */
+/** PayPal wants GBP as a string with exactly two decimals (docs/pitfalls.md#paypal-amounts). */
 export const paypalAmount = (pounds: number) => (Math.round(pounds * 100) / 100).toFixed(2);
 
 interface PayPalOrder {

@@ -8,8 +8,8 @@ import { fetchUserOrders, selectOrders } from './ordersSlice';
 import { useSignInAndComeBack } from '@/features/auth/guards';
 
 /**
- * The customer's orders (SPEC §2): a row opens /order/:id; Paid or Pending, and the order's status with the day it
- * took it; "You have no orders" when there are none.
+ * The customer's orders (docs/product.md#order-pages): a row opens /order/:id; Paid or Pending, and the order's status
+ * with the day it took it; "You have no orders" when there are none.
  */
 export function MyOrdersTable() {
   const dispatch = useAppDispatch();

@@ -1,4 +1,4 @@
-// The reviews calls of the product page (API.md "Reviews"): pages of 10, newest first, the total in X-Total-Count.
+// The reviews calls of the product page (docs/api.md#reviews): pages of 10, newest first, the total in X-Total-Count.
 import type {
   AdminReviewJson,
   MyReviewJson,

@@ -15,7 +15,9 @@ const AdminOrdersPage = lazy(() => import('./AdminOrdersPage'));
 const AdminOrderPage = lazy(() => import('./AdminOrderPage'));
 const AdminDiscountsPage = lazy(() => import('./AdminDiscountsPage'));
 
-/** SPEC §2's admin layout: a sidebar beside the page on wide screens, behind a toggle on phones. */
+/**
+ * The admin layout: a sidebar beside the page on wide screens, behind a toggle on phones (docs/product.md#admin-area).
+ */
 export function AdminLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = useCallback(() => setMenuOpen(false), []);

@@ -109,7 +109,8 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
 }
 
 /**
- * /admin (SPEC §2, §9): revenue (the server's sum of paid order totals), counts, revenue by day, recent orders; and
+ * /admin (docs/product.md#admin-area): revenue (the server's sum of paid order totals), counts, revenue by day, recent
+ * orders; and
  * the low-stock variants (issue 22), which load on their own.
  */
 export default function AdminDashboardPage() {

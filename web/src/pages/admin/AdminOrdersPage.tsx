@@ -302,8 +302,8 @@ function Pager({
 }
 
 /**
- * /admin/orders (SPEC §4, §6; issue 25): a page of orders at a time — searched, filtered, sorted by its headers,
- * the view kept in the query string — each linking to its order page; the status set by a select or Mark as
+ * /admin/orders (docs/product.md#admin-area; issue 25): a page of orders at a time — searched, filtered, sorted by its
+ * headers, the view kept in the query string — each linking to its order page; the status set by a select or Mark as
  * Delivered; the orders of the filter exported as CSV. Money in £.
  */
 export default function AdminOrdersPage() {

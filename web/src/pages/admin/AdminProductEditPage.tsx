@@ -19,7 +19,7 @@ const back = (
   </Link>
 );
 
-/** /admin/products/new: Add product (ours: the SPEC shows only editing). */
+/** /admin/products/new: Add product (ours: the original shop only edits). */
 function NewProduct() {
   usePageMeta('Add product');
   const dispatch = useAppDispatch();
@@ -54,7 +54,7 @@ function EditProduct({ id }: { id: string }) {
   const save = async (input: ProductInput) => {
     const updated = await dispatch(updateProduct({ id, changes: input })).unwrap();
     notify.success(`${updated.name} updated`);
-    navigate('/admin/products'); // only once saved: the list already shows the new values (SPEC §8 defect fixed)
+    navigate('/admin/products'); // only once saved: the list already shows the new values
   };
 
   const ready = product.status === 'succeeded' && product.data?._id === id;

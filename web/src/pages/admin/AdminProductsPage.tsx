@@ -10,7 +10,7 @@ import { Cell, DataTable, Row, RowHeader, sortableColumns } from '@/features/adm
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
 
-/** SPEC §6's exact confirmation. */
+/** The exact confirmation (docs/product.md#roles). */
 export const DELETE_PRODUCT_CONFIRMATION = 'Are you sure you want to delete the Product?';
 
 const button = 'inline-block rounded px-3 py-1.5 font-semibold text-white disabled:opacity-60';
@@ -144,8 +144,8 @@ const STATUS_OPTIONS = [
 ] as const;
 
 /**
- * /admin/products (SPEC §6): every product, published or not, a page at a time — searched (name, SKU, brand),
- * filtered and sorted by the server, the view in the query string; edit, delete after confirming, add.
+ * /admin/products (docs/product.md#admin-area): every product, published or not, a page at a time — searched (name,
+ * SKU, brand), filtered and sorted by the server, the view in the query string; edit, delete after confirming, add.
  */
 export default function AdminProductsPage() {
   usePageMeta('Product management');

@@ -16,12 +16,12 @@ import { Field } from '@/features/auth/AuthLayout';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
 
-/** SPEC §6's exact confirmation. */
+/** The exact confirmation (docs/product.md#roles). */
 export const DELETE_USER_CONFIRMATION = 'Are you sure you want to delete this user?';
 const ROLE_LABELS: Record<Role, string> = { customer: 'Customer', admin: 'Admin' };
 const EMPTY_FORM = { name: '', email: '', password: '', role: 'customer' as Role };
 
-/** SPEC §5: name, email and password required; the role defaults to customer. */
+/** Name, email and password required; the role defaults to customer (docs/product.md#validation). */
 function AddUserForm() {
   const dispatch = useAppDispatch();
   const adding = useAppSelector((s) => selectAdminUsers(s).adding);
@@ -188,9 +188,9 @@ const DEFAULT_SORT = sortParam(USER_LIST_DEFAULT_SORT);
 const ROLE_OPTIONS = [['', 'All roles'], ...ROLES.map((role) => [role, ROLE_LABELS[role]] as const)] as const;
 
 /**
- * /admin/users (SPEC §6): add users, change a role between customer and admin, delete after confirming. The list
- * comes a page at a time — searched (name, email), filtered by role and sorted by the server, the view in the
- * query string.
+ * /admin/users (docs/product.md#admin-area): add users, change a role between customer and admin, delete after
+ * confirming. The list comes a page at a time — searched (name, email), filtered by role and sorted by the server, the
+ * view in the query string.
  */
 export default function AdminUsersPage() {
   usePageMeta('User management');

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CartJson } from '@shop/contracts';
 import { LineItemBody } from '@shop/nest-common';
 
-/** A cart as every cart route answers (API.md "Cart"): prices are the catalogue's current ones. */
+/** A cart as every cart route answers (docs/api.md#cart): prices are the catalogue's current ones. */
 export class CartBody implements CartJson {
   @ApiPropertyOptional({ description: 'Present for a stored user cart' }) _id?: string;
   @ApiPropertyOptional({ description: "The owner's user id (a user cart)" }) user?: string;

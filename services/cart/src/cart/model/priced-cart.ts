@@ -24,7 +24,7 @@ export function cartProductOfPricedLine(line: PricedLine): CartProduct {
 }
 
 /**
- * The cart as the API shows it (API.md "Cart"): each line with its product's current name, image and price, its
+ * The cart as the API shows it (docs/api.md#cart): each line with its product's current name, image and price, its
  * variant's SKU and stock, the total summed in pence. A line whose product `productOf` does not give (a product no longer sold) is left out.
  */
 export function pricedCart(

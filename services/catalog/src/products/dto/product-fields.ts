@@ -28,7 +28,10 @@ const toNumber = Transform(({ value }) =>
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const toBoolean = Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
 
-/** SPEC §5: sizes are typed comma-separated and trimmed; an array works too. Known words get their canonical case. */
+/**
+ * Sizes are typed comma-separated and trimmed (docs/product.md#validation); an array works too. Known words get their
+ * canonical case.
+ */
 function toList(vocabulary?: readonly string[]) {
   return Transform(({ value }) => {
     const items = typeof value === 'string' ? value.split(',') : value;

@@ -29,7 +29,7 @@ export class VariantBody implements VariantJson {
   countInStock!: number;
 }
 
-/** A product as every /api response shows it (API.md "Products"). */
+/** A product as every /api response shows it (docs/api.md#products). */
 export class ProductBody implements ProductJson {
   @ApiProperty({ example: '665f1c2ab7e4a1c3d2e0f9a1' }) _id!: string;
   @ApiProperty({ example: 'Chiefs Home Jersey' }) name!: string;

@@ -127,7 +127,7 @@ export class CreateCheckoutDto {
   @Type(() => ShippingAddressDto)
   shippingAddress!: ShippingAddressDto;
 
-  /** Only PayPal is taken; SPEC §7 spells it `Paypal`. Absent means PayPal. */
+  /** Only PayPal is taken; storefront clients spell it `Paypal`. Absent means PayPal. */
   @ApiPropertyOptional({ enum: PAYMENT_METHODS, description: 'Absent means PayPal' })
   @IsOptional()
   @IsIn(PAYMENT_METHODS, { message: CHECKOUT_MESSAGES.paymentMethod })

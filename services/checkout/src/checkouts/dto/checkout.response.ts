@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { CheckoutJson, CheckoutQuoteJson, PaymentStatus } from '@shop/contracts';
 import { AppliedDiscountBody, LineItemBody, PaymentDetailsBody, ShippingAddressBody } from '@shop/nest-common';
 
-/** A checkout (API.md "Checkout"): priced by the server, its stock held until reservationExpiresAt. */
+/** A checkout (docs/api.md#checkout): priced by the server, its stock held until reservationExpiresAt. */
 export class CheckoutBody implements CheckoutJson {
   @ApiProperty() _id!: string;
   @ApiProperty({ description: "The buyer's user id" }) user!: string;

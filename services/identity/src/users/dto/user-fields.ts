@@ -7,7 +7,7 @@ import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const trimLower = Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
-/** The rules of API.md "Users", with the messages a shopper reads. */
+/** The rules of docs/api.md#users, with the messages a shopper reads. */
 export const NameField = () =>
   applyDecorators(
     ApiProperty({ minLength: 1, maxLength: NAME_MAX_LENGTH, example: 'Jordan Smith', description: 'Trimmed' }),

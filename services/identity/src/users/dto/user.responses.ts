@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { AuthResponse } from '@shop/contracts';
 import { PublicUserBody } from '@shop/nest-common';
 
-/** 201/200 of register and login (API.md "Users"). */
+/** 201/200 of register and login (docs/api.md#users). */
 export class AuthResultBody implements AuthResponse {
   @ApiProperty({ type: PublicUserBody }) user!: PublicUserBody;
   @ApiProperty({ description: 'A JWT for `Authorization: Bearer <token>`' }) token!: string;
