@@ -34,8 +34,8 @@ export class AppliedDiscount {
 }
 
 /**
- * One purchase on its way from the cart to an order. Every write after creation happens under the
- * checkout's Redis lock (FerretDB applies no update atomically), so pay and finalize take turns.
+ * One purchase on its way from the cart to an order. Every write after creation is conditional on the state it
+ * changes (paid only if unpaid and its hold not given back, finalized once, `stockReleased` only while unpaid).
  */
 @Schema({ collection: 'checkouts', timestamps: true, versionKey: false })
 export class Checkout {
