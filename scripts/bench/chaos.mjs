@@ -52,7 +52,7 @@ const PASSWORD = 'Chaos!2345buyer';
 /** Sweeps made short so the audit can wait for them (production values: each service's config). */
 const SWEEPS = {
   RESERVATION_SECONDS: 30, // checkout: an unpaid checkout's hold
-  PAID_RESERVATION_SECONDS: 60, // checkout: a paid one's, until its order takes it
+  PAID_HOLD_SECONDS: 60, // catalog: a paid checkout's expired hold, kept this much longer before it asks again
   FINALIZE_GRACE_MS: 8000, // checkout: a paid checkout nobody finalized is placed by the service after this
   FINALIZE_SWEEP_MS: 2000,
   RESERVATION_SWEEP_MS: 2000, // catalog: expired holds given back

@@ -17,12 +17,15 @@ export interface CatalogueSource {
  * MongoDB), following the change log every replica writes to. Catching up to a version replays the
  * changes since the copy's: stock writes straight from the log (they carry their new levels), then the products
  * admins edited, as the source has them now; a change that may touch anything (`all`), a gap in the log, or a
- * version lower than the copy's (Redis was reset) loads everything again. Catch-ups run one after another.
+ * version lower than the copy's (Redis was reset) loads everything again. Catch-ups run one after another; readers
+ * asking for the version a queued one is catching up to share it.
  */
 export class CatalogueReplica {
   private current?: CatalogueIndex;
   private at = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last catch-up queued, while it runs: readers wanting the same version share it, its answer or its failure. */
+  private pending?: { version: number; caughtUp: Promise<CatalogueIndex> };
 
   constructor(private readonly source: CatalogueSource) {}
 
@@ -37,8 +40,17 @@ export class CatalogueReplica {
 
   /** The index as of `version` (or a later one, when a full load found one), after the catch-ups before it. */
   catchUp(version: number): Promise<CatalogueIndex> {
+    // Queued behind an attempt at the same version, a reader would wait for it and then try again: with the source
+    // away, twice the time to the same failure.
+    if (this.pending?.version === version) return this.pending.caughtUp;
     const caughtUp = this.queue.then(() => this.run(version));
-    this.queue = caughtUp.catch(() => undefined);
+    const pending = { version, caughtUp };
+    this.pending = pending;
+    this.queue = caughtUp
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.pending === pending) this.pending = undefined;
+      });
     return caughtUp;
   }
 

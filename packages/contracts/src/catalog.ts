@@ -299,30 +299,6 @@ export interface ReserveStockResponse {
   lines: ReservedLine[];
 }
 
-// ---- Request/response: PATTERNS.catalog.extendStock
-
-/** Keep holding what a checkout holds, for longer: what paying it needs, when its hold is still there. */
-export interface ExtendStockRequest {
-  checkoutId: string;
-  /** The products of the checkout's lines. */
-  productIds: string[];
-  /** The new hold time, from now. */
-  ttlSeconds: number;
-  /** As ReserveStockRequest's: a request that reaches the products' locks later extends nothing (503). */
-  notAfter?: string;
-}
-
-/**
- * `extended`: every product's hold was still held and now ends at `expiresAt`. Otherwise some hold is gone
- * (released when it expired, or never made) and the caller holds the lines again with a reserve, which checks
- * the stock; the holds this call did extend stay extended, which that reserve leaves as they are.
- */
-export interface ExtendStockResponse {
-  checkoutId: string;
-  expiresAt: string;
-  extended: boolean;
-}
-
 // ---- Request/response: PATTERNS.catalog.releaseStock
 
 export interface ReleaseStockRequest {

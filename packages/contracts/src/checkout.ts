@@ -71,8 +71,6 @@ export interface CheckoutJson {
   paymentDetails?: PaymentDetailsJson;
   isFinalized: boolean;
   finalizedAt?: string;
-  /** The order this checkout became, once finalized. */
-  orderId?: string;
   /** Until then the stock is held for this checkout (extended once it is paid). */
   reservationExpiresAt: string;
   /** True when the client's totalPrice differed from the server's (the server's is charged). */
@@ -115,3 +113,18 @@ export const CHECKOUT_MESSAGES = {
   sizeNotOffered: (size: string) => `size ${size} is not offered`,
   colorNotOffered: (color: string) => `color ${color} is not offered`,
 } as const;
+
+// ---- Request/response: PATTERNS.checkout.expiredHold (catalog → checkout, its sweeper)
+
+/** A checkout's hold of stock ran out of time: may the catalog give it back? */
+export interface ExpiredHoldRequest {
+  checkoutId: string;
+}
+
+/**
+ * `release: true` for an unpaid checkout (which from now on holds its lines again when it is paid) or none at all (a
+ * hold whose checkout was never stored); `false` for a paid one: its units stay held until its order takes them.
+ */
+export interface ExpiredHoldResponse {
+  release: boolean;
+}

@@ -28,8 +28,6 @@ export const PATTERNS = {
     priceLines: 'catalog.products.price',
     /** ReserveStockRequest → ReserveStockResponse */
     reserveStock: 'catalog.stock.reserve',
-    /** ExtendStockRequest → ExtendStockResponse */
-    extendStock: 'catalog.stock.extend',
     /** ReleaseStockRequest → ReleaseStockResponse */
     releaseStock: 'catalog.stock.release',
     /** {} → CountProductsResponse (every product, published or not: the admin dashboard's count) */
@@ -38,6 +36,11 @@ export const PATTERNS = {
   checkout: {
     /** RefundOrderPaymentRequest → RefundOrderPaymentResponse; one refund per PayPal payment, however often asked */
     refundOrderPayment: 'checkout.payments.refund',
+    /**
+     * ExpiredHoldRequest → ExpiredHoldResponse: catalog's sweeper asks before it gives back an expired hold; an unpaid
+     * checkout agrees (and its pay holds the lines again), a paid one keeps its units until its order takes them.
+     */
+    expiredHold: 'checkout.holds.expired',
   },
   orders: {
     /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */

@@ -118,6 +118,11 @@ export interface CreateOrderRequest {
   discount?: { code: string; amountPence: number };
   paidAt: string;
   paymentDetails?: PaymentDetailsJson;
+  /**
+   * The caller expects the order to exist (finalize after the pay that placed it): orders looks it up before it tries
+   * an insert, one read instead of a refused insert and a read. Either way the checkout has one order.
+   */
+  placedBefore?: boolean;
 }
 
 export interface CreateOrderResponse {

@@ -5,6 +5,7 @@ import { EVENTS } from '@shop/contracts';
 import { startTestService, waitFor } from '@shop/nest-common/testing';
 import { Types, type Model } from 'mongoose';
 import amqp from 'amqplib';
+import { CatalogCache } from '../../catalog/src/cache/catalog-cache';
 import { AppModule as CartAppModule } from '../src/app.module';
 import { CatalogProducts } from '../src/catalog/catalog-products';
 import { addProduct, cartApi, newGuestId, startShop, type Shop } from './cart.fixtures';
@@ -49,7 +50,9 @@ describe('cart and the catalog', () => {
     await model.collection.updateOne({ _id: new Types.ObjectId(id) }, { $set: { pricePence: 1500 } });
     expect((await api.get(`guestId=${guestId}`)).body.totalPrice).toBe(31);
 
-    // Catalog's event for that product: the next read asks again; the other product's copy stays.
+    // The catalog's own record of the edit (what its read model follows) and its event for that product: the next
+    // read asks again; the other product's copy stays.
+    await shop.catalog.app.get(CatalogCache).productsEdited([id]);
     await shop.bus.publish(EVENTS.catalog.productChanged, { productId: id });
     await waitFor(
       'the new price in the cart',

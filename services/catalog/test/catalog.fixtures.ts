@@ -4,6 +4,8 @@ import { consumerTopology } from '@shop/nest-common';
 import amqp from 'amqplib';
 import { startTestService, type TestService, type TestServiceOptions } from '@shop/nest-common/testing';
 import { Types, type Model } from 'mongoose';
+// Checkout is started here as a real process would run it, never imported by catalog's own code.
+import { AppModule as CheckoutAppModule } from '../../checkout/src/app.module';
 import { AppModule } from '../src/app.module';
 import { CatalogCache } from '../src/cache/catalog-cache';
 import { Product } from '../src/products/product.schema';
@@ -28,6 +30,17 @@ export async function startCatalog(
     await deleteConsumerTopology(svc.config.RABBITMQ_URL, `${svc.namespace}catalog.events`);
   };
   return svc;
+}
+
+/**
+ * The real checkout service in the catalog's RabbitMQ namespace, as a process would run it: what the catalog's
+ * sweeper asks before it gives back an expired hold (an id no checkout has is answered "release").
+ */
+export async function startCheckout(catalog: TestService): Promise<TestService> {
+  return startTestService('checkout', CheckoutAppModule, {
+    namespace: catalog.namespace,
+    env: { PAYPAL_MODE: 'fake' },
+  });
 }
 
 /** Deletes a consumer queue of the event bus with its retry queue, dead-letter queue and exchange. */

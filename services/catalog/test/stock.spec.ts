@@ -1,8 +1,8 @@
+import { getModelToken } from '@nestjs/mongoose';
 import {
   EVENTS,
   PATTERNS,
   type CountProductsResponse,
-  type ExtendStockResponse,
   type OrderPlacedEvent,
   type PriceLinesResponse,
   type ReleaseStockResponse,
@@ -11,18 +11,20 @@ import {
 } from '@shop/contracts';
 import { EventBus, RpcClient } from '@shop/nest-common';
 import { request, type TestService } from '@shop/nest-common/testing';
-import { Types } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { HoldsMigration } from '../src/stock/holds.migration';
 import type { StockHold } from '../src/stock/stock-hold';
 import { StockService } from '../src/stock/stock.service';
 import {
   adminToken,
+  CUSTOMER_ID,
   eventually,
   insertProducts,
   productModel,
   sleep,
   startCatalog,
+  startCheckout,
   type ProductFixture,
   quietLogger,
 } from './catalog.fixtures';
@@ -42,6 +44,7 @@ const item = (sku: string, countInStock: number, extra: Partial<ProductFixture> 
 
 describe('catalog: pricing and stock over RabbitMQ', () => {
   let svc: TestService;
+  let checkout: TestService;
   let rpc: RpcClient;
   let bus: EventBus;
 
@@ -87,7 +90,8 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     );
 
   beforeAll(async () => {
-    svc = await startCatalog({ RESERVATION_SWEEP_MS: '200' });
+    svc = await startCatalog({ RESERVATION_SWEEP_MS: '200', PAID_HOLD_SECONDS: '3600' });
+    checkout = await startCheckout(svc);
     rpc = new RpcClient('catalog', { url: svc.config.RABBITMQ_URL, namespace: svc.namespace, timeoutMs: 20_000 });
     bus = new EventBus({
       url: svc.config.RABBITMQ_URL,
@@ -100,6 +104,7 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
   afterAll(async () => {
     await rpc.onApplicationShutdown();
     await bus.close();
+    await checkout.close();
     await svc.close();
   });
 
@@ -398,39 +403,37 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     expect(await variantStock(id)).toEqual({ 'M/Purple': 3, 'L/Purple': 3 });
   });
 
-  it('extends what a checkout holds, and says so only when every product is still held', async () => {
-    const ids = await insertProducts(svc, [item('EXT-A', 6), item('EXT-B', 4)]);
-    const [a, b] = [ids.get('EXT-A')!, ids.get('EXT-B')!];
-    const extend = (checkoutId: string, productIds: unknown, ttlSeconds: unknown = 86_400) =>
-      send<ExtendStockResponse>(PATTERNS.catalog.extendStock, { checkoutId, productIds, ttlSeconds });
-    await reserve('co-ext', [
-      { productId: a, quantity: 2, ...M },
-      { productId: b, quantity: 1, ...L },
-    ]);
-    const holdsBefore = [(await holdsOf(a))['co-ext'], (await holdsOf(b))['co-ext']];
-    const before = Date.now();
-    const extended = await extend('co-ext', [a, b, a.toUpperCase()]);
-    expect(extended).toEqual({ checkoutId: 'co-ext', expiresAt: expect.any(String), extended: true });
-    expect(Date.parse(extended.expiresAt)).toBeGreaterThanOrEqual(before + 86_399_000);
-    // the same holds (same ref, same lines), to the new time
-    expect([(await holdsOf(a))['co-ext'], (await holdsOf(b))['co-ext']]).toEqual(
-      holdsBefore.map((h) => ({ ...h, expiresAt: new Date(extended.expiresAt) })),
-    );
-    expect([await stockOf(a), await stockOf(b)]).toEqual([4, 3]); // the same units, held longer
+  it('gives back an expired hold only once its checkout agrees it is unpaid; a paid one keeps it', async () => {
+    const id = (await insertProducts(svc, [item('SWP', 6, { stock: { 'M/Purple': 4, 'L/Purple': 2 } })])).get('SWP')!;
+    const checkouts = checkout.app.get<Model<unknown>>(getModelToken('Checkout')).collection;
+    const stored = async (paid: boolean) => {
+      const _id = new Types.ObjectId();
+      await checkouts.insertOne({
+        _id,
+        user: { _id: CUSTOMER_ID, name: 'Casey' },
+        checkoutItems: [],
+        totalPence: 0,
+        isPaid: paid,
+        isFinalized: false,
+      });
+      return _id;
+    };
+    const [paid, unpaid] = [await stored(true), await stored(false)];
+    await reserve(paid.toHexString(), [{ productId: id, quantity: 2, ...M }], 1);
+    await reserve(unpaid.toHexString(), [{ productId: id, quantity: 1, ...L }], 1);
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 2, 'L/Purple': 1 });
 
-    // A hold that is gone (released: expired and swept, say) is not brought back by extending: the caller reserves.
-    await release('co-ext');
-    expect((await extend('co-ext', [a, b])).extended).toBe(false);
-    expect([await stockOf(a), await stockOf(b)]).toEqual([6, 4]);
-    expect((await extend('co-ext-never', [a])).extended).toBe(false);
-
-    for (const [productIds, ttl, message] of [
-      [[], 60, 'productIds must be a non-empty list'],
-      [['nope'], 60, 'Invalid product id'],
-      [[a], 0, 'ttlSeconds must be a whole number from 1 to 86400'],
-    ] as const) {
-      expect(await errorOf(extend('co-ext', productIds, ttl))).toEqual({ status: 400, message });
-    }
+    // The unpaid checkout agrees (and is marked so that its pay holds the lines again); the paid one keeps its units,
+    // its hold's time moved PAID_HOLD_SECONDS on.
+    await eventually(async () => (await variantStock(id))['L/Purple'] === 2);
+    expect((await checkouts.findOne({ _id: unpaid }))?.stockReleased).toBe(true);
+    await eventually(async () => {
+      const held = (await holdsOf(id))[paid.toHexString()];
+      return !!held && new Date(held.expiresAt).getTime() > Date.now() + 3_500_000;
+    });
+    await sleep(400); // a sweep or two more
+    expect(await variantStock(id)).toEqual({ 'M/Purple': 2, 'L/Purple': 2 });
+    expect((await checkouts.findOne({ _id: paid }))?.stockReleased).toBeUndefined();
   });
 
   it('releases an expired reservation by itself, giving back exactly its variant’s units', async () => {

@@ -45,8 +45,8 @@ describe('orders: the admin dashboard', () => {
       ...(discountPence ? { subtotalPence: pence, discount: { code: 'KICKOFF', amountPence: discountPence } } : {}),
     });
     if (daysAgo) {
-      // Once the placed event is out: its relay rewrites the whole order (FerretDB applies no update atomically), so
-      // a date set while it runs can be written back over (a clean-clone run saw the 3-days-old order count as today).
+      // Once the placed event is out, so that the relay's write and the test's date never meet (a clean-clone run
+      // once saw the 3-days-old order count as today).
       await waitFor('the placed event out', async () => !(await h.orders.findById(order._id).lean())!.outboxPending);
       // Stamped as changed, as every write of the service stamps it: the dashboard's days follow `updatedAt`.
       await h.orders.collection.updateOne(

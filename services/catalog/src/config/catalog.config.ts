@@ -63,6 +63,16 @@ export class CatalogConfig extends ServiceConfig {
   @Max(24 * 3600)
   RESERVATION_TTL_SECONDS = 15 * 60;
 
+  /**
+   * An expired hold whose checkout is paid (its order not placed yet) is kept this much longer before the sweeper asks
+   * checkout again (seconds).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 3600)
+  PAID_HOLD_SECONDS = 24 * 3600;
+
   /** GET /api/admin/products/low-stock without ?threshold: variants with this many units or fewer. */
   @Type(() => Number)
   @IsInt()

@@ -2,7 +2,6 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   PATTERNS,
-  type ExtendStockResponse,
   type PriceLinesResponse,
   type ReleaseStockResponse,
   type ReserveStockResponse,
@@ -25,11 +24,6 @@ export class StockMessages {
   @MessagePattern(PATTERNS.catalog.reserveStock)
   reserve(@Payload() payload: unknown): Promise<ReserveStockResponse> {
     return this.stock.reserve(payload);
-  }
-
-  @MessagePattern(PATTERNS.catalog.extendStock)
-  extend(@Payload() payload: unknown): Promise<ExtendStockResponse> {
-    return this.stock.extend(payload);
   }
 
   @MessagePattern(PATTERNS.catalog.releaseStock)

@@ -1,6 +1,7 @@
 import {
   BadRequestException,
   ConflictException,
+  HttpException,
   Injectable,
   Logger,
   NotFoundException,
@@ -19,7 +20,6 @@ import {
   type PricedLine,
   type PriceLinesResponse,
   type ProductChangedEvent,
-  type ExtendStockResponse,
   type ReleaseStockResponse,
   type ReservedLine,
   type ReserveStockResponse,
@@ -30,7 +30,6 @@ import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { assetUrlsOf } from '../config/asset-urls';
 import { CatalogConfig } from '../config/catalog.config';
-import { PRODUCT_PROJECTION } from '../products/product.mapper';
 import { Product, type LeanProduct } from '../products/product.schema';
 import { PRODUCT_NOT_FOUND } from '../products/products.service';
 import {
@@ -44,6 +43,8 @@ import {
   type StoredVariant,
   type VariantKey,
 } from '../variants/variants';
+import { CheckoutHolds } from './checkout-holds';
+import { StockReads, type StockProduct } from './stock-reads';
 import { checkoutIdOf, holdPath, sameLines, stockWrite, unitsOf, type HoldLine, type StockHold } from './stock-hold';
 
 export const MAX_LINE_QUANTITY = 99;
@@ -65,15 +66,6 @@ function ttlOf(raw: unknown, fallback: number): number {
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > 86_400)
     throw new BadRequestException('ttlSeconds must be a whole number from 1 to 86400');
   return raw;
-}
-
-/** The distinct product ids of a request (lower case), at least one and at most MAX_LINES. */
-function productIdsOf(raw: unknown): string[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new BadRequestException('productIds must be a non-empty list');
-  if (raw.length > MAX_LINES) throw new BadRequestException(`At most ${MAX_LINES} products at once`);
-  if (!raw.every((id): id is string => typeof id === 'string' && OBJECT_ID.test(id)))
-    throw new BadRequestException('Invalid product id');
-  return [...new Set(raw.map((id) => id.toLowerCase()))];
 }
 
 /** Validates request lines and groups them per product. */
@@ -147,14 +139,15 @@ interface Taken {
  * change is one conditional write that moves the variants' stock, the product's sums and the hold together:
  * - take: the hold is absent and every variant has the units → the hold is written and the units leave the shelf;
  * - give back (released, expired, cancelled before its order was placed): the hold with this `ref` is there → it
- *   goes and its units return;
- * - sell (the order is placed): the hold with this `ref` is there → it goes and its units count as sold;
+ *   goes and its units return; an expired one only as read (its time unchanged) and only once its checkout agreed
+ *   it is unpaid (checkout's `expiredHold`, which makes that checkout's pay hold its lines again);
+ * - sell (the order is placed): the hold is there → it goes and its units count as sold;
  * - return (the order is cancelled after its sale): the checkout is not in `returnedCheckouts` and holds nothing →
  *   the order's units return and the checkout is remembered.
  * So a hold is there or it is not, each transition applies once whatever repeats it, and no lock is taken. A write
  * whose condition fails reads the product again and decides anew (another buyer took the units; an admin moved a
- * variant). A paid checkout's hold outlasts the time its order takes to be placed (checkout's
- * PAID_RESERVATION_SECONDS), so a hold that is gone when its order is placed was sold or returned already.
+ * variant). A paid checkout's hold stays until its order takes it (the sweeper keeps it: keepPaidHold), so a hold
+ * that is gone when its order is placed was sold or returned already.
  */
 @Injectable()
 export class StockService implements OnModuleInit {
@@ -162,9 +155,11 @@ export class StockService implements OnModuleInit {
 
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly reads: StockReads,
     private readonly cache: CatalogCache,
     private readonly events: EventBus,
     private readonly config: CatalogConfig,
+    private readonly checkoutHolds: CheckoutHolds,
   ) {}
 
   /** The sweeper's index must exist before it is relied on. */
@@ -186,14 +181,12 @@ export class StockService implements OnModuleInit {
       ...new Set(
         lines
           .map((l) => (l as LineRequest)?.productId)
-          .filter((id): id is string => typeof id === 'string' && OBJECT_ID.test(id)),
+          .filter((id): id is string => typeof id === 'string' && OBJECT_ID.test(id))
+          .map((id) => id.toLowerCase()),
       ),
     ];
-    const found = await this.products
-      .find({ _id: { $in: ids }, isPublished: true }, PRODUCT_PROJECTION)
-      .lean<LeanProduct[]>()
-      .exec();
-    const byId = new Map(found.map((p) => [String(p._id), { product: p, variants: variantsOf(p) }]));
+    const found = await this.reads.published(ids);
+    const byId = new Map([...found].map(([id, p]) => [id, { product: p, variants: variantsOf(p) }]));
 
     const priced = (lines as Array<Partial<LineRequest>>).map((line): PricedLine => {
       const base: PricedLine = {
@@ -260,22 +253,24 @@ export class StockService implements OnModuleInit {
     const ids = [...wanted.keys()];
     refuseIfGivenUp('arrived after');
 
-    const [products] = await Promise.all([
-      this.products
-        .find({ _id: { $in: ids } }, STOCK_READ)
-        .lean<LeanProduct[]>()
-        .exec(),
-      this.cache.assertReachable(),
-    ]);
-    const byId = new Map(products.map((p) => [String(p._id), p]));
     // Everything is checked before anything is written: a request that cannot be held as read holds nothing.
-    const plans = [...wanted].map(([id, { lines }]) => {
-      const product = byId.get(id);
-      if (!product || !product.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
-      const plan = { product, lines: this.holdLines(product, lines) };
-      this.checkAvailable(plan.product, checkoutId, plan.lines);
-      return plan;
-    });
+    const planFrom = (byId: Map<string, StockProduct>) =>
+      [...wanted].map(([id, { lines }]) => {
+        const product = byId.get(id);
+        if (!product || !product.isPublished) throw new NotFoundException(PRODUCT_NOT_FOUND);
+        const plan = { product, lines: this.holdLines(product, lines) };
+        this.checkAvailable(plan.product, checkoutId, plan.lines);
+        return plan;
+      });
+    const [known] = await Promise.all([this.reads.published(ids), this.cache.assertReachable()]);
+    let plans: ReturnType<typeof planFrom>;
+    try {
+      plans = planFrom(known);
+    } catch (err) {
+      // The read model knows no holds (a retry may resize its own): a refusal is decided on the database's read.
+      if (!(err instanceof HttpException)) throw err;
+      plans = planFrom(await this.stockRead(ids));
+    }
     // The read may have waited out an outage: nothing is written for a caller who left meanwhile.
     refuseIfGivenUp('was read after');
 
@@ -323,8 +318,17 @@ export class StockService implements OnModuleInit {
     return { checkoutId, expiresAt: expiresAt.toISOString(), lines };
   }
 
+  /** The products as the stock code reads them from the database, holds included, published or not. */
+  private async stockRead(ids: string[]): Promise<Map<string, StockProduct>> {
+    const products = await this.products
+      .find({ _id: { $in: ids } }, STOCK_READ)
+      .lean<LeanProduct[]>()
+      .exec();
+    return new Map(products.map((p) => [String(p._id), p]));
+  }
+
   /** A product's request lines as the variants they name, one line per variant (400/409 for a line naming none). */
-  private holdLines(product: LeanProduct, lines: LineRequest[]): HoldLine[] {
+  private holdLines(product: StockProduct, lines: LineRequest[]): HoldLine[] {
     const variants = variantsOf(product);
     const perVariant = new Map<string, HoldLine>();
     for (const line of lines) {
@@ -343,7 +347,7 @@ export class StockService implements OnModuleInit {
   }
 
   /** 409 when a variant has fewer units on the shelf than the lines want beyond what the checkout holds already. */
-  private checkAvailable(product: LeanProduct, checkoutId: string, lines: HoldLine[]): void {
+  private checkAvailable(product: StockProduct, checkoutId: string, lines: HoldLine[]): void {
     const held = holdOf(product, checkoutId)?.lines ?? [];
     for (const variant of variantsOf(product)) {
       const want = unitsOf(lines.filter((l) => sameKey(l, variant)));
@@ -361,7 +365,7 @@ export class StockService implements OnModuleInit {
    * condition fails reads the product again: another buyer took the units (409), or the product changed.
    */
   private async hold(
-    read: LeanProduct,
+    read: StockProduct,
     checkoutId: string,
     lines: HoldLine[],
     expiresAt: Date,
@@ -402,28 +406,6 @@ export class StockService implements OnModuleInit {
       if (!settled && before) this.logger.warn(`checkout ${checkoutId}: hold of product ${productId} not set back`);
     }
     this.changed(taken.map((t) => t.productId));
-  }
-
-  /**
-   * Keeps holding what the checkout holds, until `ttlSeconds` from now: one write for every product. `extended` is
-   * false when a hold is gone (released when it expired, or never made): the caller then reserves the lines again,
-   * which checks the stock.
-   */
-  async extend(raw: unknown): Promise<ExtendStockResponse> {
-    const req = (raw ?? {}) as { checkoutId?: unknown; productIds?: unknown; ttlSeconds?: unknown; notAfter?: unknown };
-    const checkoutId = checkoutIdOf(req.checkoutId);
-    const ids = productIdsOf(req.productIds);
-    const ttl = ttlOf(req.ttlSeconds, this.config.RESERVATION_TTL_SECONDS);
-    this.refuseIfGivenUp(checkoutId, req.notAfter)('arrived after');
-    const expiresAt = new Date(Date.now() + ttl * 1000);
-    const { matchedCount } = await this.products
-      .updateMany(
-        { _id: { $in: ids }, [holdPath(checkoutId)]: { $exists: true } },
-        { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
-        { timestamps: false },
-      )
-      .exec();
-    return { checkoutId, expiresAt: expiresAt.toISOString(), extended: matchedCount === ids.length };
   }
 
   /** Refuses (503) work for a caller that gave up waiting at `notAfter`: nothing is held that it would never hear of. */
@@ -467,7 +449,7 @@ export class StockService implements OnModuleInit {
     productId: string,
     checkoutId: string,
     which: (held: StockHold) => boolean,
-    how: { sold: boolean; next?: StockHold; returned?: boolean },
+    how: { sold: boolean; next?: StockHold; returned?: boolean; expired?: boolean },
   ): Promise<number> {
     const path = holdPath(checkoutId);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
@@ -483,7 +465,9 @@ export class StockService implements OnModuleInit {
       if (how.next) update.$set = { [path]: how.next };
       else update.$unset = { [path]: '' };
       if (how.returned) update.$addToSet = { returnedCheckouts: checkoutId };
-      if (await this.writeStock(productId, { ...condition, [`${path}.ref`]: held.ref }, update)) {
+      // An expired hold goes only as read: a renewal since (a retried checkout) moved its time and wins.
+      const expiry = how.expired ? { [`${path}.expiresAt`]: held.expiresAt } : {};
+      if (await this.writeStock(productId, { ...condition, [`${path}.ref`]: held.ref, ...expiry }, update)) {
         for (const l of lost) {
           this.logger.warn(
             `checkout ${checkoutId}: ${l.stock} unit(s) of ${variantLabel(product.name, l)} not put back: the product no longer has that variant`,
@@ -504,13 +488,40 @@ export class StockService implements OnModuleInit {
    */
   async commitOrder(event: OrderPlacedEvent): Promise<void> {
     const { checkoutId, items } = this.orderRefs(event);
+    const known = await this.reads.published([...items.keys()]);
     const sold: string[] = [];
-    for (const productId of items.keys()) {
-      const units = await this.settle(productId, checkoutId, () => true, { sold: true });
+    for (const [productId, ordered] of items) {
+      const units =
+        (await this.sellAsOrdered(known.get(productId), checkoutId, ordered)) ||
+        (await this.settle(productId, checkoutId, () => true, { sold: true }));
       if (units) sold.push(productId);
       else this.logger.debug(`checkout ${checkoutId}: nothing held of product ${productId} (sold or returned before)`);
     }
     this.changed(sold);
+  }
+
+  /**
+   * The sale in one write, planned without reading the hold: the order's lines are the checkout's, which it held, so
+   * they name the hold's units. Conditional on the hold being there and each variant still at its place (read from
+   * the read model); 0 when that is not so, and the caller settles the hold as the database has it. Selling moves
+   * no unit on the shelf, only the variants' sales.
+   */
+  private async sellAsOrdered(
+    product: StockProduct | undefined,
+    checkoutId: string,
+    ordered: Array<VariantKey & { quantity: number }>,
+  ): Promise<number> {
+    if (!product || !ordered.length) return 0;
+    const moves = ordered.map((l) => ({ ...keyOf(l), stock: 0, sold: l.quantity }));
+    const { condition, inc, lost } = stockWrite(variantsOf(product), moves);
+    if (lost.length) return 0;
+    const path = holdPath(checkoutId);
+    const written = await this.writeStock(
+      String(product._id),
+      { ...condition, [path]: { $exists: true } },
+      { $inc: inc, $unset: { [path]: '' } },
+    );
+    return written ? unitsOf(ordered) : 0;
   }
 
   /**
@@ -615,13 +626,33 @@ export class StockService implements OnModuleInit {
       }
       for (const [checkoutId, hold] of holds) {
         if (new Date(hold.expiresAt) >= now) continue;
+        // Checkout away: this sweep ends here (its error is logged), and the next one asks again.
+        if (!(await this.checkoutHolds.mayRelease(checkoutId))) {
+          await this.keepPaidHold(productId, checkoutId, hold, now);
+          continue;
+        }
         const expired = (held: StockHold) => held.ref === hold.ref && new Date(held.expiresAt) < now;
-        if (await this.settle(productId, checkoutId, expired, { sold: false })) changed.push(productId);
+        if (await this.settle(productId, checkoutId, expired, { sold: false, expired: true })) changed.push(productId);
       }
     }
     if (changed.length) this.logger.log(`${changed.length} expired hold(s) given back`);
     this.changed(changed);
     return changed.length;
+  }
+
+  /**
+   * A paid checkout's expired hold stays until its order takes it: its time moves PAID_HOLD_SECONDS on, unless the
+   * hold changed since it was read.
+   */
+  private async keepPaidHold(productId: string, checkoutId: string, hold: StockHold, now: Date): Promise<void> {
+    const path = holdPath(checkoutId);
+    await this.products
+      .updateOne(
+        { _id: productId, [`${path}.ref`]: hold.ref, [`${path}.expiresAt`]: hold.expiresAt },
+        { $set: { [`${path}.expiresAt`]: new Date(now.getTime() + this.config.PAID_HOLD_SECONDS * 1000) } },
+        { timestamps: false },
+      )
+      .exec();
   }
 
   // ------------------------------------------------------------------ the write
@@ -672,7 +703,7 @@ export class StockService implements OnModuleInit {
 }
 
 /** The checkout's hold in a product as read, if any. */
-function holdOf(product: Pick<LeanProduct, 'holds'>, checkoutId: string): StockHold | undefined {
+function holdOf(product: { holds?: LeanProduct['holds'] }, checkoutId: string): StockHold | undefined {
   const hold = product.holds?.[checkoutId];
   return hold && typeof hold.ref === 'string' && Array.isArray(hold.lines) ? hold : undefined;
 }

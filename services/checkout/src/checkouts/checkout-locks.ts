@@ -4,8 +4,10 @@ import type Redis from 'ioredis';
 import { CheckoutConfig } from '../config/checkout.config';
 
 /**
- * A checkout's Redis lock: pay, finalize, the finalizer and the release of a discount hold change a checkout (and
- * the discount uses it holds) one at a time, since FerretDB applies no update atomically.
+ * A checkout's Redis lock: one pay of a checkout at a time (a double click asks PayPal once), shared with the sweeper
+ * of claimed payments and the refund of a cancelled order. What it guards is also held by conditional writes (paid
+ * only if unpaid, one payment per PayPal order, one refund per payment), so a lock that expires under a stalled
+ * holder costs a second PayPal call, never money. `runKey` serves other keys (the newsletter's welcome code).
  */
 @Injectable()
 export class CheckoutLocks {

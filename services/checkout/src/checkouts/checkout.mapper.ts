@@ -29,7 +29,6 @@ export function toCheckoutJson(c: LeanCheckout): CheckoutJson {
     ...(c.paymentDetails ? { paymentDetails: c.paymentDetails } : {}),
     isFinalized: c.isFinalized,
     ...(c.finalizedAt ? { finalizedAt: iso(c.finalizedAt) } : {}),
-    ...(c.orderId ? { orderId: c.orderId } : {}),
     reservationExpiresAt: iso(c.reservationExpiresAt)!,
     priceAdjusted: c.priceAdjusted,
     createdAt: iso(c.createdAt)!,

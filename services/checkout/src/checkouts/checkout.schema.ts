@@ -34,8 +34,8 @@ export class AppliedDiscount {
 }
 
 /**
- * One purchase on its way from the cart to an order. Every write after creation happens under the
- * checkout's Redis lock (FerretDB applies no update atomically), so pay and finalize take turns.
+ * One purchase on its way from the cart to an order. Every write after creation is conditional on the state it
+ * changes (paid only if unpaid and its hold not given back, finalized once, `stockReleased` only while unpaid).
  */
 @Schema({ collection: 'checkouts', timestamps: true, versionKey: false })
 export class Checkout {
@@ -54,9 +54,13 @@ export class Checkout {
   @Prop() paidAt?: Date;
   @Prop({ type: String, default: 'pending' }) paymentStatus!: PaymentStatus;
   @Prop({ type: MongooseSchema.Types.Mixed }) paymentDetails?: PaymentDetailsJson;
+  /**
+   * The catalog asked to give back the hold once it expired unpaid, and this checkout agreed (checkout's
+   * `expiredHold`): paying it holds its lines again. Never set on a paid checkout: one write decides which came first.
+   */
+  @Prop() stockReleased?: boolean;
   @Prop({ default: false }) isFinalized!: boolean;
   @Prop() finalizedAt?: Date;
-  @Prop() orderId?: string;
   createdAt!: Date;
   updatedAt!: Date;
 }

@@ -20,6 +20,7 @@ import { WelcomeCodes } from '../discounts/welcome-codes';
 import { PayPalModule } from '../paypal/paypal.module';
 import { PeersModule } from '../peers/peers';
 import { CheckoutFinalizer } from './checkout-finalizer';
+import { CheckoutHoldsMessages } from './checkout-holds.messages';
 import { CheckoutLocks } from './checkout-locks';
 import { Checkout, CheckoutSchema } from './checkout.schema';
 import { CheckoutsController } from './checkouts.controller';
@@ -41,7 +42,7 @@ import { Payment, PaymentSchema } from './payment.schema';
     PayPalModule,
     PeersModule,
   ],
-  controllers: [CheckoutsController, AdminDiscountsController],
+  controllers: [CheckoutsController, CheckoutHoldsMessages, AdminDiscountsController],
   providers: [
     CheckoutLocks,
     CheckoutsService,

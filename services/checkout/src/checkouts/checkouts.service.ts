@@ -19,8 +19,7 @@ import {
   type CheckoutJson,
   type CheckoutQuoteJson,
   type CreateOrderResponse,
-  type ExtendStockRequest,
-  type ExtendStockResponse,
+  type ExpiredHoldResponse,
   type LineRequest,
   type PaymentDetailsJson,
   type PricedLine,
@@ -281,10 +280,11 @@ export class CheckoutsService implements OnModuleInit {
   }
 
   /**
-   * Completes a verified, claimed payment: holds the checkout's stock until the order takes it, then marks the
-   * checkout paid and the payment captured. When the stock is gone the payment is refunded (409). A 503 (the
-   * catalog away or slow) leaves the payment claimed: the shopper's retry, or the sweeper, settles it later.
-   * Returns the checkout as it now is.
+   * Completes a verified, claimed payment: marks the checkout paid, then places its order. The stock is still held
+   * unless the hold expired unpaid and the catalog gave it back (`stockReleased`): then the lines are held again,
+   * which checks the stock. When the stock or the discount is gone the payment is refunded (409). A 503 (the catalog
+   * away or slow) leaves the payment claimed: the shopper's retry, or the sweeper, settles it later. Returns the
+   * checkout as it now is.
    */
   private async settle(checkout: LeanCheckout, payment: LeanPayment): Promise<LeanCheckout> {
     const checkoutId = String(checkout._id);
@@ -292,18 +292,7 @@ export class CheckoutsService implements OnModuleInit {
       await this.discounts.keepForPaid(checkout);
     } catch (err) {
       if (!(err instanceof BadRequestException)) throw err;
-      await this.discounts.release(checkout);
-      await this.refund(payment);
-      throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
-    }
-    let held: { expiresAt: string };
-    try {
-      held = await this.holdUntilFinalized(checkout);
-    } catch (err) {
-      if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
-      await this.discounts.release(checkout);
-      await this.refund(payment);
-      throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
+      await this.refundUnsold(checkout, payment, err);
     }
     const now = new Date();
     const paid = {
@@ -311,28 +300,75 @@ export class CheckoutsService implements OnModuleInit {
       paidAt: now,
       paymentStatus: 'paid',
       paymentDetails: payment.details,
-      reservationExpiresAt: new Date(held.expiresAt),
       updatedAt: now,
     } satisfies Partial<LeanCheckout>;
-    // Paid by this payment only if no other paid it (the checkout's lock bounds pay, but a lock that expired under a
-    // stalled pay fences nothing: this write does). updatedAt set here so that the checkout answered is the one stored.
-    const { modifiedCount } = await this.checkouts
-      .updateOne({ _id: checkout._id, isPaid: false }, { $set: paid }, { timestamps: false })
+    // Paid by this payment only if no other paid it and its hold is still there. The checkout's lock bounds pay, but a
+    // lock that expired under a stalled pay fences nothing: this write does, as it does the catalog's sweeper, which
+    // gives back an expired hold only once the checkout agreed unpaid (expiredHold). updatedAt set here so that the
+    // checkout answered is the one stored.
+    const marked = await this.checkouts
+      .updateOne(
+        { _id: checkout._id, isPaid: false, stockReleased: { $ne: true } },
+        { $set: paid },
+        { timestamps: false },
+      )
       .exec();
-    if (modifiedCount === 0) {
-      const now = await this.checkouts.findById(checkout._id).lean<LeanCheckout>().exec();
-      if (now?.paymentDetails?.id !== payment.paypalOrderId) {
-        await this.refund(payment);
-        throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
-      }
-    }
+    let stored: LeanCheckout = { ...checkout, ...paid };
+    if (marked.modifiedCount === 0) stored = await this.payAgainstStore(checkout, payment, paid);
     this.logger.log(
       { checkoutId, paypalOrderId: payment.paypalOrderId, captureId: payment.details.captureId },
       'checkout paid',
     );
-    const paidCheckout = { ...checkout, ...paid };
-    await this.placeOrderOrLeaveIt(paidCheckout, payment);
-    return paidCheckout;
+    await this.placeOrderOrLeaveIt(stored, payment);
+    return stored;
+  }
+
+  /**
+   * The paid write found the checkout otherwise than pay read it: paid meanwhile (by this payment: a retry; by
+   * another: refunded, 409), or its hold given back after it expired: the lines are held again (409 and a refund when
+   * the stock is gone) and the checkout paid, still only if unpaid.
+   */
+  private async payAgainstStore(
+    checkout: LeanCheckout,
+    payment: LeanPayment,
+    paid: Partial<LeanCheckout>,
+  ): Promise<LeanCheckout> {
+    const current = await this.checkouts.findById(checkout._id).lean<LeanCheckout>().exec();
+    if (current && !current.isPaid && current.stockReleased) {
+      let held: ReserveStockResponse;
+      try {
+        held = await this.reserve(
+          String(checkout._id),
+          checkout.checkoutItems.map(toLineRequest),
+          this.config.RESERVATION_SECONDS,
+        );
+      } catch (err) {
+        if (!(err instanceof HttpException) || ![400, 404, 409].includes(err.getStatus())) throw err;
+        return this.refundUnsold(checkout, payment, err);
+      }
+      const reservationExpiresAt = new Date(held.expiresAt);
+      const { modifiedCount } = await this.checkouts
+        .updateOne(
+          { _id: checkout._id, isPaid: false },
+          { $set: { ...paid, reservationExpiresAt }, $unset: { stockReleased: '' } },
+          { timestamps: false },
+        )
+        .exec();
+      if (modifiedCount === 1) return { ...current, ...paid, reservationExpiresAt, stockReleased: undefined };
+    }
+    const now = current?.isPaid ? current : await this.checkouts.findById(checkout._id).lean<LeanCheckout>().exec();
+    if (!now?.isPaid || now.paymentDetails?.id !== payment.paypalOrderId) {
+      await this.refund(payment);
+      throw new ConflictException(CHECKOUT_MESSAGES.alreadyPaid);
+    }
+    return now;
+  }
+
+  /** The stock or the discount is gone: the discount's hold goes, the payment is refunded, the shopper hears why. */
+  private async refundUnsold(checkout: LeanCheckout, payment: LeanPayment, err: Error): Promise<never> {
+    await this.discounts.release(checkout);
+    await this.refund(payment);
+    throw new ConflictException(CHECKOUT_MESSAGES.stockGoneRefunded(err.message.replace(/\.$/, '')));
   }
 
   /**
@@ -357,13 +393,17 @@ export class CheckoutsService implements OnModuleInit {
    * it, what follows the order is done too: its discount use counted and its payment marked captured, each once. A
    * payment still claimed is the sweeper's to finish, so a crash in between is finished there.
    */
-  private async placeOrder(paid: LeanCheckout, payment?: LeanPayment): Promise<CreateOrderResponse> {
+  private async placeOrder(
+    paid: LeanCheckout,
+    payment?: LeanPayment,
+    { placedBefore = false } = {},
+  ): Promise<CreateOrderResponse> {
     const checkout = paid.user.email ? paid : await this.withBuyerEmail(paid);
     // Idempotent on the checkout id: a repeat, a double click or a retry after a lost answer gets the same order.
-    const result = await this.orders.send<CreateOrderResponse>(
-      PATTERNS.orders.createOrder,
-      toCreateOrderRequest(checkout),
-    );
+    const result = await this.orders.send<CreateOrderResponse>(PATTERNS.orders.createOrder, {
+      ...toCreateOrderRequest(checkout),
+      ...(placedBefore ? { placedBefore } : {}),
+    });
     if (result.created)
       this.logger.log({ checkoutId: String(checkout._id), orderId: result.order._id }, 'order placed');
     if (!result.created && !payment) return result;
@@ -379,36 +419,6 @@ export class CheckoutsService implements OnModuleInit {
       )
       .exec();
     return result;
-  }
-
-  /**
-   * Holds a paid checkout's stock for as long as finalizing may take: its hold extended in one write when it is
-   * still there (the usual case: paid within the reservation's 15 minutes), else its lines held again, which checks
-   * the stock (409 when it is gone). A catalog that knows no `extend` (an older one, mid-rollout) is asked to
-   * reserve, as before.
-   */
-  private async holdUntilFinalized(checkout: LeanCheckout): Promise<{ expiresAt: string }> {
-    const checkoutId = String(checkout._id);
-    const ttlSeconds = this.config.PAID_RESERVATION_SECONDS;
-    const extended = await this.catalog
-      .send<ExtendStockResponse>(
-        PATTERNS.catalog.extendStock,
-        {
-          checkoutId,
-          productIds: [...new Set(checkout.checkoutItems.map((l) => l.productId))],
-          ttlSeconds,
-          notAfter: this.notAfter(),
-        } satisfies ExtendStockRequest,
-        this.config.RESERVE_TIMEOUT_MS,
-      )
-      .catch((err: unknown) => {
-        // Busy or away: reserving would meet the same locks; anything else (no such pattern) falls back to reserve.
-        if (err instanceof HttpException && err.getStatus() === 503) throw err;
-        this.logger.warn({ checkoutId, err: (err as Error).message }, 'stock hold not extended: holding it again');
-        return undefined;
-      });
-    if (extended?.extended) return extended;
-    return this.reserve(checkoutId, checkout.checkoutItems.map(toLineRequest), ttlSeconds);
   }
 
   /**
@@ -459,27 +469,54 @@ export class CheckoutsService implements OnModuleInit {
     );
   }
 
+  // ------------------------------------------------------------------ the catalog's expired holds
+
+  /**
+   * checkout.holds.expired: the catalog's sweeper may give back this checkout's expired hold only if it is unpaid, and
+   * one conditional write both says so and makes its pay hold the lines again (`stockReleased`). A paid checkout keeps
+   * its hold until its order takes it; a hold of a checkout never stored (its create failed after the hold) goes.
+   */
+  async expiredHold(checkoutId: string): Promise<ExpiredHoldResponse> {
+    if (!Types.ObjectId.isValid(checkoutId)) return { release: true };
+    const { matchedCount } = await this.checkouts
+      .updateOne({ _id: checkoutId, isPaid: false }, { $set: { stockReleased: true } }, { timestamps: false })
+      .exec();
+    if (matchedCount === 1) return { release: true };
+    return { release: !(await this.checkouts.exists({ _id: checkoutId }).exec()) };
+  }
+
   // ------------------------------------------------------------------ finalize
 
   /**
    * The caller's paid checkout's order, placed by pay (or now, when pay could not reach orders). `created` is true
-   * for the first finalize of the checkout (one conditional write decides, whatever races), so the client's first
-   * call answers 201 and every repeat 200 with the same order.
+   * for the first finalize of the checkout, which one conditional write decides whatever races, so the client's
+   * first call answers 201 and every repeat 200 with the same order.
    */
   async finalize(user: AuthUser, id: string): Promise<CreateOrderResponse> {
-    const checkout = await this.findOwned(user.id, id);
-    if (!checkout.isPaid) throw new BadRequestException(CHECKOUT_MESSAGES.notPaid);
-    const { order } = await this.placeOrder(checkout);
-    const { modifiedCount } = await this.checkouts
-      .updateOne(
-        { _id: checkout._id, isFinalized: false },
-        { $set: { isFinalized: true, finalizedAt: new Date(), orderId: order._id } },
+    const finalizedAt = new Date();
+    const finalizing = await this.checkouts
+      .findOneAndUpdate(
+        { _id: id, 'user._id': user.id, isPaid: true, isFinalized: false },
+        { $set: { isFinalized: true, finalizedAt } },
+        { returnDocument: 'after' },
       )
+      .lean<LeanCheckout>()
       .exec();
-    return { order, created: modifiedCount === 1 };
+    const checkout = finalizing ?? (await this.findOwned(user.id, id));
+    if (!checkout.isPaid) throw new BadRequestException(CHECKOUT_MESSAGES.notPaid);
+    try {
+      const { order } = await this.placeOrder(checkout, undefined, { placedBefore: true });
+      return { order, created: !!finalizing };
+    } catch (err) {
+      // No order to answer (orders away): this call finalized nothing, so the client's retry is still the first.
+      if (finalizing)
+        await this.checkouts
+          .updateOne({ _id: checkout._id, finalizedAt }, { $set: { isFinalized: false }, $unset: { finalizedAt: '' } })
+          .exec()
+          .catch(() => undefined);
+      throw err;
+    }
   }
-
-  // ------------------------------------------------------------------ helpers
 
   /** The caller's checkout; anyone else's answers 404 as if it did not exist (an admin's too). */
   private async findOwned(userId: string, id: string): Promise<LeanCheckout> {
@@ -488,7 +525,7 @@ export class CheckoutsService implements OnModuleInit {
     return checkout;
   }
 
-  /** Pay, finalize and the finalizer change a checkout one at a time (FerretDB applies no update atomically). */
+  /** One pay of a checkout at a time: a double click asks PayPal once (its writes are conditional all the same). */
   private locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
     return this.locks.run(id, fn);
   }

@@ -87,13 +87,6 @@ export class CheckoutConfig extends ServiceConfig {
   @Max(86_400)
   RESERVATION_SECONDS = 15 * 60;
 
-  /** How long stock is held once paid, until the order takes it (placed by pay, or later: see below). */
-  @Type(() => Number)
-  @IsInt()
-  @Min(60)
-  @Max(86_400)
-  PAID_RESERVATION_SECONDS = 24 * 3600;
-
   /** A payment PayPal confirmed but pay left unfinished this long (no order yet, or not paid) is finished by the service. */
   @Type(() => Number)
   @IsInt()

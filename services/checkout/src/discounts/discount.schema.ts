@@ -73,7 +73,7 @@ export const DiscountCustomerSchema = SchemaFactory.createForClass(DiscountCusto
  * Before counters (read only by the start-up backfill, discount-backfill.ts): one unit of a limited code's allowance,
  * held by one checkout. `_id` names the unit: `<codeId>:<n>` for the n-th of
  * the code's `usageLimit` uses, `<codeId>:<userId>:<n>` for the n-th of a customer's `perCustomerLimit`. Claimed by
- * insert (the unique `_id` decides whatever races: FerretDB applies no update atomically), freed by delete when an
+ * insert (the unique `_id` decides whatever races), freed by delete when an
  * unpaid checkout's hold ends, kept for good once the checkout's order is placed.
  */
 @Schema({ collection: 'discount_slots', versionKey: false })

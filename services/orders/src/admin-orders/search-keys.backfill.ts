@@ -8,8 +8,7 @@ import { customerKeys, Order, REPLACED_ORDER_INDEXES, type LeanOrder } from '../
  * The admin's search, brought up to date at each start, in the background (the service is ready meanwhile): the
  * search indexes an earlier version declared are dropped, and orders placed before the search get its lower-cased
  * buyer fields (customerName, customerEmail; those orders are found once it is done). Each order is written under its
- * lock, as every write to an order is (FerretDB applies no update atomically, so an unlocked write could undo a
- * status change made at the same moment). Idempotent: a second run, or two replicas at once, write the same values.
+ * lock, as an admin's status change is. Idempotent: a second run, or two replicas at once, write the same values.
  */
 @Injectable()
 export class SearchKeysBackfill implements OnApplicationBootstrap {

@@ -98,8 +98,8 @@ export class OrderStatusEntry {
  *
  * Its events travel in its own `outbox`, written in the same single-document write as the change they
  * announce (FerretDB has no transactions), and relayed until the broker confirms (`outboxPending` marks
- * documents with entries still to go). Every write after the insert runs under the order's Redis lock
- * (OrderLocks): FerretDB applies no update atomically.
+ * documents with entries still to go). An admin's status change and a removal run under the order's Redis lock
+ * (OrderLocks): a cancellation is a refund at checkout, then the order's write.
  */
 @Schema({ collection: 'orders', timestamps: true, versionKey: false })
 export class Order {

@@ -109,11 +109,15 @@ export class OrdersService implements OnModuleInit {
   /**
    * PATTERNS.orders.createOrder. The order and its `orders.order.placed` event are one insert; a second
    * call for the same checkout (a retry, a double click, a race) finds the first one's order and answers it
-   * with `created: false`, announcing nothing.
+   * with `created: false`, announcing nothing. `placedBefore` looks for it first.
    */
   async createFromCheckout(req: CreateOrderRequest): Promise<CreateOrderResponse> {
     if (req.subtotalPence !== undefined && req.subtotalPence - (req.discount?.amountPence ?? 0) !== req.totalPence)
       throw new BadRequestException('totalPence must be subtotalPence less the discount');
+    if (req.placedBefore) {
+      const existing = await this.placedFor(req.checkoutId);
+      if (existing) return { order: toOrderJson(existing), created: false };
+    }
     const _id = new Types.ObjectId();
     const orderId = _id.toHexString();
     const placedAt = new Date();
@@ -140,10 +144,7 @@ export class OrdersService implements OnModuleInit {
       order = doc.toObject<LeanOrder>();
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.orders
-        .findOne({ checkoutId: req.checkoutId }, ORDER_PROJECTION)
-        .lean<LeanOrder>()
-        .exec();
+      const existing = await this.placedFor(req.checkoutId);
       if (!existing) throw err;
       return { order: toOrderJson(existing), created: false };
     }
@@ -151,6 +152,10 @@ export class OrdersService implements OnModuleInit {
     this.placed.inc();
     this.outbox.relaySoon(orderId, outbox);
     return { order: toOrderJson(order), created: true };
+  }
+
+  private placedFor(checkoutId: string): Promise<LeanOrder | null> {
+    return this.orders.findOne({ checkoutId }, ORDER_PROJECTION).lean<LeanOrder>().exec();
   }
 
   async listMine(userId: string): Promise<OrderJson[]> {

@@ -24,7 +24,6 @@ export class CheckoutBody implements CheckoutJson {
   @ApiPropertyOptional({ type: PaymentDetailsBody }) paymentDetails?: PaymentDetailsBody;
   @ApiProperty() isFinalized!: boolean;
   @ApiPropertyOptional({ format: 'date-time' }) finalizedAt?: string;
-  @ApiPropertyOptional({ description: 'The order this checkout became, once finalized' }) orderId?: string;
   @ApiProperty({ format: 'date-time', description: 'Until then the stock is held (extended once paid)' })
   reservationExpiresAt!: string;
   @ApiPropertyOptional({ description: "True when the client's totalPrice differed (the server's is charged)" })

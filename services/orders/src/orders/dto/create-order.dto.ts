@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsISO8601,
@@ -172,6 +173,10 @@ export class CreateOrderDto implements CreateOrderRequest {
 
   @IsISO8601({ strict: true }, { message: 'paidAt must be an ISO date' })
   paidAt!: string;
+
+  @IsOptional()
+  @IsBoolean({ message: 'placedBefore must be true or false' })
+  placedBefore?: boolean;
 
   @IsOptional()
   @Nested('paymentDetails', () => PaymentDetailsDto)
