@@ -26,6 +26,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/upload', service: 'catalog', upload: true },
   { prefix: '/uploads', service: 'catalog' },
   { prefix: '/api/cart', service: 'cart' },
+  { prefix: '/api/wishlist', service: 'cart' },
   { prefix: '/api/checkout', service: 'checkout' },
   { prefix: '/api/config', service: 'checkout' },
   { prefix: '/api/admin/discounts', service: 'checkout' },
