@@ -17,6 +17,7 @@ const CheckoutPage = lazyPage(() => import('@/pages/CheckoutPage'));
 const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPage'));
 const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
+const WishlistPage = lazyPage(() => import('@/pages/WishlistPage'));
 // The guarded routes (/profile, /admin) with their guards: no first route needs those (./app/guardedRoutes.tsx).
 const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
 const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));
@@ -39,6 +40,7 @@ export function AppRoutes() {
         <Route path="order-confirmation" element={<OrderConfirmationPage />} />
         <Route path="order/:id" element={<OrderDetailsPage />} />
         <Route path="my-orders" element={<MyOrdersPage />} />
+        <Route path="wishlist" element={<WishlistPage />} />
       </Route>
       {/* SPEC §2: the admin area has its own layout (a sidebar), not the shop's header and footer */}
       <Route

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
-import { useParams } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
 import { cameWithPage } from '@/app/pageData';
@@ -65,6 +65,11 @@ export default function ProductPage() {
   const { data: product, status, error } = useDeferredSelector((s) => s.catalog.product);
   const similar = useDeferredSelector((s) => s.catalog.similar);
   const origin = useOrigin();
+  const [query] = useSearchParams();
+  const size = query.get('size');
+  const color = query.get('color');
+  // the size and colour a link chose (a back-in-stock email's): one object while they stay, for the memoised details
+  const initialPick = useMemo(() => ({ size, color }), [size, color]);
 
   useEffect(() => {
     // a product page opened from a link comes rendered with its product (gateway/src/product-page.ts)
@@ -85,7 +90,7 @@ export default function ProductPage() {
       {shown ? (
         <>
           <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(shown, origin) }} />
-          <ProductDetails key={shown._id} product={shown} />
+          <ProductDetails key={shown._id} product={shown} initialPick={initialPick} />
         </>
       ) : status === 'failed' ? (
         <p className="py-16 text-center text-red-700">Error: {error}</p>

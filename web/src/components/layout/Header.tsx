@@ -2,8 +2,9 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
 import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
-import { IconBag, IconMenu, IconUser } from '@/components/icons';
+import { IconBag, IconHeart, IconMenu, IconUser } from '@/components/icons';
 import { selectCartCount } from '@/features/cart/cartSlice';
+import { selectWishlistCount } from '@/features/wishlist/wishlistSlice';
 import { reloadForNewBuild } from '@/lib/reload';
 import { SHOP_LINKS, STORE_NAME } from '@/lib/shop';
 import { SearchBar } from './SearchBar';
@@ -27,10 +28,14 @@ const MENU_ID = 'mobile-menu';
 const loadCartDrawer = () => import('@/features/cart/CartDrawer').catch((error: unknown) => reloadForNewBuild(error));
 const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
 
-/** SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu. */
+/**
+ * SPEC §2: store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; wishlist with its count; cart
+ * badge; search; mobile menu.
+ */
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
   const count = useAppSelector(selectCartCount);
+  const saved = useAppSelector(selectWishlistCount);
   const [cartOpen, setCartOpen] = useState(false);
   // mounted from its first opening on (then kept, so that it closes as it always did)
   const [cartUsed, setCartUsed] = useState(false);
@@ -73,6 +78,23 @@ export function Header() {
             aria-label={user ? `My profile (${user.name})` : 'Log in'}
           >
             <IconUser className="h-6 w-6" />
+          </Link>
+          <Link
+            to="/wishlist"
+            className="relative rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
+            aria-label={`Wishlist, ${saved} ${saved === 1 ? 'item' : 'items'}`}
+            data-testid="wishlist-link"
+          >
+            <IconHeart className="h-6 w-6" />
+            {saved > 0 && (
+              <span
+                className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-gray-900 px-1 text-center text-xs leading-5 font-bold text-white"
+                data-testid="wishlist-badge"
+                aria-hidden="true"
+              >
+                {saved > 99 ? '99+' : saved}
+              </span>
+            )}
           </Link>
           <button
             type="button"

@@ -4,6 +4,7 @@ import { useStore } from 'react-redux';
 import { useAppDispatch } from '@/app/hooks';
 import type { RootState } from '@/app/store';
 import { fetchCart } from '@/features/cart/cartSlice';
+import { fetchWishlist } from '@/features/wishlist/wishlistSlice';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
@@ -45,6 +46,7 @@ export function Layout() {
   useEffect(() => {
     const { user, guestId } = store.getState().auth;
     void dispatch(fetchCart({ userId: user?._id, guestId }));
+    void dispatch(fetchWishlist());
   }, [dispatch, store]);
 
   return (

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -6,6 +6,7 @@ import { Price } from '@/components/Price';
 import { announce } from '@/components/Announcer';
 import { addToCart, CART_TOAST } from '@/features/cart/cartSlice';
 import { cartSummary } from '@/features/cart/cartSummary';
+import { WishlistButton } from '@/features/wishlist/WishlistButton';
 import { swatch } from '@/lib/colors';
 import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
@@ -21,6 +22,12 @@ interface ProductDetailsProps {
   headingLevel?: 1 | 2;
   /** The first image is the page's main picture (load it at once) or below the fold (lazily). */
   eagerImage?: boolean;
+  /**
+   * A size and colour to start with (the product page's `?size=&color=`, e.g. a back-in-stock email's link): taken
+   * after the first render, so the page the server rendered hydrates as it was; a value the product does not offer is
+   * ignored.
+   */
+  initialPick?: { size?: string | null; color?: string | null };
 }
 
 /**
@@ -31,6 +38,7 @@ export const ProductDetails = memo(function ProductDetails({
   product,
   headingLevel = 1,
   eagerImage = true,
+  initialPick,
 }: ProductDetailsProps) {
   const dispatch = useAppDispatch();
   const { user, guestId } = useAppSelector((s) => s.auth);
@@ -39,6 +47,12 @@ export const ProductDetails = memo(function ProductDetails({
   const [color, setColor] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState(false);
+  const pickSize = initialPick?.size ?? '';
+  const pickColor = initialPick?.color ?? '';
+  useEffect(() => {
+    if (pickSize && product.sizes.includes(pickSize)) setSize(pickSize);
+    if (pickColor && product.colors.includes(pickColor)) setColor(pickColor);
+  }, [product, pickSize, pickColor]);
 
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   // one level below the product's name, so a reader's heading outline never skips a level
@@ -247,6 +261,7 @@ export const ProductDetails = memo(function ProductDetails({
         >
           {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
+        <WishlistButton productId={product._id} productName={product.name} variant="labelled" className="-mt-4 mb-8" />
 
         <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>
         <table className="w-full text-left text-sm text-gray-700">
