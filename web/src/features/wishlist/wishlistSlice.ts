@@ -22,10 +22,10 @@ const ownerOf = (state: { auth: { guestId: string; user: { _id: string } | null 
   ...(state.auth.user ? { userId: state.auth.user._id } : {}),
 });
 
-type Thunk<A> = { state: { auth: { guestId: string; user: { _id: string } | null } }; rejectValue: string };
+type Thunk = { state: { auth: { guestId: string; user: { _id: string } | null } }; rejectValue: string };
 
 /** The saved products (the token's user's, or the guest's). */
-export const fetchWishlist = createAsyncThunk<WishlistJson, void, Thunk<void>>(
+export const fetchWishlist = createAsyncThunk<WishlistJson, void, Thunk>(
   'wishlist/fetch',
   async (_, { getState, rejectWithValue }) => {
     try {
@@ -37,7 +37,7 @@ export const fetchWishlist = createAsyncThunk<WishlistJson, void, Thunk<void>>(
 );
 
 /** The heart: saves the product, or takes it out when `saved` is false. */
-export const setSaved = createAsyncThunk<WishlistJson, { productId: string; saved: boolean }, Thunk<void>>(
+export const setSaved = createAsyncThunk<WishlistJson, { productId: string; saved: boolean }, Thunk>(
   'wishlist/setSaved',
   async ({ productId, saved }, { getState, rejectWithValue }) => {
     const owner = ownerOf(getState());
@@ -55,7 +55,7 @@ export const setSaved = createAsyncThunk<WishlistJson, { productId: string; save
 );
 
 /** After login or registration: the guest's saved products join the account's, each once (the token's user). */
-export const mergeWishlist = createAsyncThunk<WishlistJson, { guestId: string }, Thunk<void>>(
+export const mergeWishlist = createAsyncThunk<WishlistJson, { guestId: string }, Thunk>(
   'wishlist/merge',
   async ({ guestId }, { rejectWithValue }) => {
     try {
