@@ -18,6 +18,7 @@ const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPa
 const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
 const WishlistPage = lazyPage(() => import('@/pages/WishlistPage'));
+const UnsubscribePage = lazyPage(() => import('@/pages/UnsubscribePage'));
 // The guarded routes (/profile, /admin) with their guards: no first route needs those (./app/guardedRoutes.tsx).
 const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
 const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));
@@ -41,6 +42,7 @@ export function AppRoutes() {
         <Route path="order/:id" element={<OrderDetailsPage />} />
         <Route path="my-orders" element={<MyOrdersPage />} />
         <Route path="wishlist" element={<WishlistPage />} />
+        <Route path="back-in-stock/unsubscribe" element={<UnsubscribePage />} />
       </Route>
       {/* SPEC §2: the admin area has its own layout (a sidebar), not the shop's header and footer */}
       <Route

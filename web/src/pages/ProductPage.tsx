@@ -90,7 +90,7 @@ export default function ProductPage() {
       {shown ? (
         <>
           <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(shown, origin) }} />
-          <ProductDetails key={shown._id} product={shown} initialPick={initialPick} />
+          <ProductDetails key={shown._id} product={shown} initialPick={initialPick} backInStock />
         </>
       ) : status === 'failed' ? (
         <p className="py-16 text-center text-red-700">Error: {error}</p>

@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -10,6 +10,16 @@ import { WishlistButton } from '@/features/wishlist/WishlistButton';
 import { swatch } from '@/lib/colors';
 import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
+
+/**
+ * "Email me when it's back": its own chunk, loaded on the product page once it has hydrated and only for a product
+ * with a sold-out size and colour (the home page's Best Seller and the first route carry none of it).
+ */
+const BackInStockForm = lazy<ComponentType<{ product: ProductJson; size: string; color: string }>>(() =>
+  import('@/features/stock-alerts/BackInStockForm')
+    .then((m) => ({ default: m.BackInStockForm }))
+    .catch(() => ({ default: () => null })),
+);
 
 export const PICK_SIZE_AND_COLOR = 'Please select a size and color before adding to cart.';
 export const ADDED_TO_CART = 'Product added to cart!';
@@ -28,6 +38,8 @@ interface ProductDetailsProps {
    * ignored.
    */
   initialPick?: { size?: string | null; color?: string | null };
+  /** Offer "Email me when it's back" for sold-out sizes and colours (the product page). */
+  backInStock?: boolean;
 }
 
 /**
@@ -39,6 +51,7 @@ export const ProductDetails = memo(function ProductDetails({
   headingLevel = 1,
   eagerImage = true,
   initialPick,
+  backInStock = false,
 }: ProductDetailsProps) {
   const dispatch = useAppDispatch();
   const { user, guestId } = useAppSelector((s) => s.auth);
@@ -47,6 +60,10 @@ export const ProductDetails = memo(function ProductDetails({
   const [color, setColor] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState(false);
+  // mounted after hydration: the server-rendered page has no form, so the first render must not either
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const someSoldOut = (product.variants ?? []).some((v) => v.countInStock <= 0);
   const pickSize = initialPick?.size ?? '';
   const pickColor = initialPick?.color ?? '';
   useEffect(() => {
@@ -262,6 +279,11 @@ export const ProductDetails = memo(function ProductDetails({
           {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
         <WishlistButton productId={product._id} productName={product.name} variant="labelled" className="-mt-4 mb-8" />
+        {backInStock && hydrated && someSoldOut && (
+          <Suspense fallback={null}>
+            <BackInStockForm product={product} size={size} color={color} />
+          </Suspense>
+        )}
 
         <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>
         <table className="w-full text-left text-sm text-gray-700">
