@@ -83,7 +83,8 @@ function WishlistRow({
 
   return (
     <li className="flex flex-col gap-4 border-b border-gray-200 py-6 sm:flex-row" data-testid="wishlist-item">
-      <Link to={`/product/${item.productId}`} className="shrink-0">
+      {/* the picture repeats the name's link: out of the tab order and hidden from screen readers */}
+      <Link to={`/product/${item.productId}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
         <img
           src={item.image}
           alt=""
@@ -155,18 +156,19 @@ function WishlistRow({
             type="button"
             onClick={() => void move()}
             disabled={busy || left === 0}
+            aria-label={`${left === 0 ? 'Sold out' : 'Move to cart'}: ${item.name}`}
             className="rounded-lg bg-black px-4 py-2 text-sm font-semibold text-white hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
           >
             {left === 0 ? 'Sold out' : 'Move to cart'}
-            <span className="sr-only">: {item.name}</span>
           </button>
           <button
             type="button"
             onClick={() => void remove()}
             disabled={busy}
+            aria-label={`Remove ${item.name}`}
             className="rounded-lg border border-gray-400 px-4 py-2 text-sm font-semibold hover:bg-gray-100"
           >
-            Remove<span className="sr-only"> {item.name}</span>
+            Remove
           </button>
         </div>
         <p className="mt-2 min-h-5 text-sm text-red-700" role="alert">
