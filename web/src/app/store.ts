@@ -2,7 +2,6 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authReducer } from '@/features/auth/authSlice';
 import { cartReducer, EMPTY_CART } from '@/features/cart/cartSlice';
 import { catalogReducer } from '@/features/catalog/catalogSlice';
-import { wishlistReducer } from '@/features/wishlist/wishlistSlice';
 import { storage } from '@/lib/storage';
 
 /**
@@ -17,7 +16,6 @@ export const rootReducer = combineSlices({
   auth: authReducer,
   cart: cartReducer,
   catalog: catalogReducer,
-  wishlist: wishlistReducer,
 }).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -4,7 +4,6 @@ import { useAppSelector } from '@/app/hooks';
 import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
 import { IconBag, IconHeart, IconMenu, IconUser } from '@/components/icons';
 import { selectCartCount } from '@/features/cart/cartSlice';
-import { selectWishlistCount } from '@/features/wishlist/wishlistSlice';
 import { reloadForNewBuild } from '@/lib/reload';
 import { SHOP_LINKS, STORE_NAME } from '@/lib/shop';
 import { SearchBar } from './SearchBar';
@@ -35,7 +34,8 @@ const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDra
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
   const count = useAppSelector(selectCartCount);
-  const saved = useAppSelector(selectWishlistCount);
+  // the wishlist's slice joins the store once its code has loaded (Layout): 0 until then
+  const saved = useAppSelector((s) => s.wishlist?.ids.length ?? 0);
   const [cartOpen, setCartOpen] = useState(false);
   // mounted from its first opening on (then kept, so that it closes as it always did)
   const [cartUsed, setCartUsed] = useState(false);

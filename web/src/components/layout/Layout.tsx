@@ -4,7 +4,6 @@ import { useStore } from 'react-redux';
 import { useAppDispatch } from '@/app/hooks';
 import type { RootState } from '@/app/store';
 import { fetchCart } from '@/features/cart/cartSlice';
-import { fetchWishlist } from '@/features/wishlist/wishlistSlice';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
@@ -46,7 +45,8 @@ export function Layout() {
   useEffect(() => {
     const { user, guestId } = store.getState().auth;
     void dispatch(fetchCart({ userId: user?._id, guestId }));
-    void dispatch(fetchWishlist());
+    // the wishlist's code (and slice) after the page: the hearts and the header's count
+    void import('@/features/wishlist/wishlistSlice').then(({ fetchWishlist }) => dispatch(fetchWishlist()));
   }, [dispatch, store]);
 
   return (

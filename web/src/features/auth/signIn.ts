@@ -2,7 +2,6 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { notify } from '@/lib/notify';
 import type { RootState } from '@/app/store';
 import { fetchCart, mergeCart } from '@/features/cart/cartSlice';
-import { mergeWishlist } from '@/features/wishlist/wishlistSlice';
 
 /**
  * After a login or registration (SPEC §4): a non-empty guest cart is merged into the user's cart — once, from
@@ -14,6 +13,7 @@ export function syncCartAfterSignIn(): ThunkAction<Promise<void>, RootState, unk
     const { auth, cart } = getState();
     if (!auth.user) return;
     // the guest's saved products join the account's (the answer is the account's list, merged or not)
+    const { mergeWishlist } = await import('@/features/wishlist/wishlistSlice');
     const wishlist = dispatch(mergeWishlist({ guestId: auth.guestId }));
     if (cart.cart.products.length > 0 && auth.guestId) {
       const result = await dispatch(mergeCart({ guestId: auth.guestId }));

@@ -6,7 +6,7 @@ import { Price } from '@/components/Price';
 import { announce } from '@/components/Announcer';
 import { addToCart, CART_TOAST } from '@/features/cart/cartSlice';
 import { cartSummary } from '@/features/cart/cartSummary';
-import { WishlistButton } from '@/features/wishlist/WishlistButton';
+import { LazyWishlistButton } from '@/features/wishlist/LazyWishlistButton';
 import { swatch } from '@/lib/colors';
 import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
@@ -278,7 +278,10 @@ export const ProductDetails = memo(function ProductDetails({
         >
           {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
-        <WishlistButton productId={product._id} productName={product.name} variant="labelled" className="-mt-4 mb-8" />
+        {/* a line kept for the heart, which shows once the page has hydrated */}
+        <div className="-mt-4 mb-8 min-h-10">
+          <LazyWishlistButton productId={product._id} productName={product.name} variant="labelled" />
+        </div>
         {backInStock && hydrated && someSoldOut && (
           <Suspense fallback={null}>
             <BackInStockForm product={product} size={size} color={color} />

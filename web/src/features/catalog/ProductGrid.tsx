@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
-import { WishlistButton } from '@/features/wishlist/WishlistButton';
+import { LazyWishlistButton } from '@/features/wishlist/LazyWishlistButton';
 import { isSoldOut } from './stock';
 
 /** A card's mark for a product none of whose variants has stock left. */
@@ -50,7 +50,7 @@ export function ProductCard({ product, eager = false, headingLevel = 3 }: Produc
         <Name className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</Name>
         <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />
       </Link>
-      <WishlistButton productId={product._id} productName={product.name} className="absolute top-2 right-2" />
+      <LazyWishlistButton productId={product._id} productName={product.name} className="absolute top-2 right-2" />
     </div>
   );
 }

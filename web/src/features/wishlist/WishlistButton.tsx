@@ -2,7 +2,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { announce } from '@/components/Announcer';
 import { IconHeart } from '@/components/icons';
 import { notify } from '@/lib/notify';
-import { setSaved } from './wishlistSlice';
+import { selectWishlist, setSaved } from './wishlistSlice';
 
 interface WishlistButtonProps {
   productId: string;
@@ -16,10 +16,15 @@ interface WishlistButtonProps {
  * The heart: a toggle button (aria-pressed, a filled heart) whose name stays "Save to wishlist: <product>" whatever its
  * state (a toggle's name does not change; its visible text is part of it); the live region says what happened.
  */
-export function WishlistButton({ productId, productName, className = '', variant = 'icon' }: WishlistButtonProps) {
+export default function WishlistButton({
+  productId,
+  productName,
+  className = '',
+  variant = 'icon',
+}: WishlistButtonProps) {
   const dispatch = useAppDispatch();
-  const saved = useAppSelector((s) => s.wishlist.ids.includes(productId));
-  const busy = useAppSelector((s) => s.wishlist.busy.includes(productId));
+  const saved = useAppSelector((s) => selectWishlist(s).ids.includes(productId));
+  const busy = useAppSelector((s) => selectWishlist(s).busy.includes(productId));
   const toggle = async () => {
     if (busy) return;
     const result = await dispatch(setSaved({ productId, saved: !saved }));
