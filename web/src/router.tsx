@@ -18,7 +18,8 @@ const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPa
 const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
 const WishlistPage = lazyPage(() => import('@/pages/WishlistPage'));
-const UnsubscribePage = lazyPage(() => import('@/pages/UnsubscribePage'));
+// in the wishlist page's chunk: alone it is small enough for the build to merge it into the one every page loads
+const UnsubscribePage = lazyPage(() => import('@/pages/WishlistPage').then((m) => ({ default: m.UnsubscribePage })));
 // The guarded routes (/profile, /admin) with their guards: no first route needs those (./app/guardedRoutes.tsx).
 const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
 const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));

@@ -32,7 +32,7 @@ export const IconUser = (p: IconProps) => (
 );
 export const IconHeart = (p: IconProps) => (
   <Outline {...p}>
-    <path d="M12 20.5s-7.5-4.6-9.3-9.2C1.4 8 3.5 4.5 7 4.5c2 0 3.4 1.1 5 3 1.6-1.9 3-3 5-3 3.5 0 5.6 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z" />
+    <path d="M12 20 4 12a4.5 4.5 0 0 1 8-5 4.5 4.5 0 0 1 8 5z" />
   </Outline>
 );
 

@@ -10,6 +10,9 @@ import { wishlistReceived } from '@/features/wishlist/wishlistSlice';
 import { notify } from '@/lib/notify';
 import { usePageMeta } from '@/lib/usePageMeta';
 
+/** /back-in-stock/unsubscribe: its code travels with this page's (router.tsx). */
+export { default as UnsubscribePage } from './UnsubscribePage';
+
 type Load = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'done'; list: WishlistJson };
 
 /** Stock per size, summed over the colours ("" for a product with no sizes). */

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -6,20 +6,9 @@ import { Price } from '@/components/Price';
 import { announce } from '@/components/Announcer';
 import { addToCart, CART_TOAST } from '@/features/cart/cartSlice';
 import { cartSummary } from '@/features/cart/cartSummary';
-import { LazyWishlistButton } from '@/features/wishlist/LazyWishlistButton';
 import { swatch } from '@/lib/colors';
 import { isSoldOut, LOW_STOCK, stockFor } from './stock';
 import { HIGH_PRIORITY } from '@/lib/html';
-
-/**
- * "Email me when it's back": its own chunk, loaded on the product page once it has hydrated and only for a product
- * with a sold-out size and colour (the home page's Best Seller and the first route carry none of it).
- */
-const BackInStockForm = lazy<ComponentType<{ product: ProductJson; size: string; color: string }>>(() =>
-  import('@/features/stock-alerts/BackInStockForm')
-    .then((m) => ({ default: m.BackInStockForm }))
-    .catch(() => ({ default: () => null })),
-);
 
 export const PICK_SIZE_AND_COLOR = 'Please select a size and color before adding to cart.';
 export const ADDED_TO_CART = 'Product added to cart!';
@@ -38,8 +27,11 @@ interface ProductDetailsProps {
    * ignored.
    */
   initialPick?: { size?: string | null; color?: string | null };
-  /** Offer "Email me when it's back" for sold-out sizes and colours (the product page). */
-  backInStock?: boolean;
+  /**
+   * Shown under Add to cart (the product page's heart and "Email me when it's back", loaded after the page), given the
+   * size and colour picked.
+   */
+  extras?: (pick: { size: string; color: string }) => ReactNode;
 }
 
 /**
@@ -51,7 +43,7 @@ export const ProductDetails = memo(function ProductDetails({
   headingLevel = 1,
   eagerImage = true,
   initialPick,
-  backInStock = false,
+  extras,
 }: ProductDetailsProps) {
   const dispatch = useAppDispatch();
   const { user, guestId } = useAppSelector((s) => s.auth);
@@ -60,10 +52,6 @@ export const ProductDetails = memo(function ProductDetails({
   const [color, setColor] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState(false);
-  // mounted after hydration: the server-rendered page has no form, so the first render must not either
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const someSoldOut = (product.variants ?? []).some((v) => v.countInStock <= 0);
   const pickSize = initialPick?.size ?? '';
   const pickColor = initialPick?.color ?? '';
   useEffect(() => {
@@ -278,15 +266,7 @@ export const ProductDetails = memo(function ProductDetails({
         >
           {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
-        {/* a line kept for the heart, which shows once the page has hydrated */}
-        <div className="-mt-4 mb-8 min-h-10">
-          <LazyWishlistButton productId={product._id} productName={product.name} variant="labelled" />
-        </div>
-        {backInStock && hydrated && someSoldOut && (
-          <Suspense fallback={null}>
-            <BackInStockForm product={product} size={size} color={color} />
-          </Suspense>
-        )}
+        {extras?.({ size, color })}
 
         <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>
         <table className="w-full text-left text-sm text-gray-700">
