@@ -82,10 +82,10 @@ describe('wishlist and back-in-stock (browser)', () => {
         .getByRole('button', { name: `Save to wishlist: ${product.name}`, exact: true });
       expect(await heart.getAttribute('aria-pressed')).toBe('false');
       await heart.click();
-      // a string, evaluated in the page (the e2e project has no DOM types)
-      await page.waitForFunction(
-        `document.querySelector('[data-testid="product-details"] button[aria-label=${JSON.stringify(`Save to wishlist: ${product.name}`)}]')?.getAttribute('aria-pressed') === 'true'`,
-      );
+      await page
+        .getByTestId('product-details')
+        .getByRole('button', { name: `Save to wishlist: ${product.name}`, exact: true, pressed: true })
+        .waitFor();
     }
     await page.getByRole('link', { name: 'Wishlist, 2 items' }).waitFor();
     // a card's heart shows the same (You May Also Like, or the collection): pressed for a saved product
@@ -164,10 +164,12 @@ describe('wishlist and back-in-stock (browser)', () => {
       .getByTestId('product-details')
       .locator('fieldset', { hasText: 'Size' })
       .getByRole('button', { name: 'M', exact: true });
-    // the pick is taken after hydration: wait for it (a string, evaluated in the page)
-    await page.waitForFunction(
-      `[...document.querySelectorAll('[data-testid="product-details"] fieldset button')].some((b) => b.textContent === 'M' && b.getAttribute('aria-pressed') === 'true')`,
-    );
+    // the pick is taken after hydration: wait for it
+    await page
+      .getByTestId('product-details')
+      .locator('fieldset', { hasText: 'Size' })
+      .getByRole('button', { name: 'M', exact: true, pressed: true })
+      .waitFor();
     expect(await sizeM.getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: 'Add to cart' }).waitFor();
 

@@ -2,7 +2,6 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ProductJson } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
 import { useAppSelector } from '@/app/hooks';
-import { findVariant } from '@/features/catalog/stock';
 
 interface BackInStockFormProps {
   product: ProductJson;
@@ -31,7 +30,7 @@ export function BackInStockForm({ product, size: pickedSize, color: pickedColor 
   const shownColor = open ? color : pickedColor;
   const soldOut = product.variants.filter((v) => v.countInStock <= 0);
   if (!soldOut.length) return null;
-  const variant = findVariant(product, { size: shownSize, color: shownColor });
+  const variant = product.variants.find((v) => (v.size ?? '') === shownSize && (v.color ?? '') === shownColor);
   const complete = (!product.sizes.length || !!shownSize) && (!product.colors.length || !!shownColor);
   const inStock = complete && !!variant && variant.countInStock > 0;
 
