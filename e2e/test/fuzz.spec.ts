@@ -269,6 +269,8 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
   const productState = async () => (await call('GET', `/api/admin/products/${product._id}`, admin)).body;
   const cartOf = async (token?: string) =>
     (await call('GET', token ? '/api/cart' : `/api/cart?guestId=${guestId}`, token)).body;
+  const wishlistOf = async (token?: string) =>
+    (await call('GET', token ? '/api/wishlist' : `/api/wishlist?guestId=${guestId}`, token)).body;
   // What a refused body could have written: records made from this suite's bodies (a broken body keeps at least its
   // name or its email/SKU marker). Counting every record would count the other suites' work too: they run alongside.
   const adminUsers = async () =>
@@ -427,6 +429,59 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         state: () => cartOf(customer.token),
       },
       {
+        name: 'POST /api/wishlist (guest)',
+        method: 'POST',
+        path: () => '/api/wishlist',
+        valid: () => ({ productId: product._id, guestId }),
+        fields: { productId: 'id', guestId: 'text', userId: 'id' },
+        required: ['productId', 'guestId'],
+        state: () => wishlistOf(),
+      },
+      {
+        name: 'POST /api/wishlist/merge',
+        method: 'POST',
+        path: () => '/api/wishlist/merge',
+        token: () => customer.token,
+        valid: () => ({ guestId: `guest_${Date.now()}nothing` }),
+        fields: { guestId: 'text' },
+        required: [],
+        state: () => wishlistOf(customer.token),
+      },
+      {
+        // the guest saved nothing: a body that passed would be 404, never a move
+        name: 'POST /api/wishlist/:productId/move (guest)',
+        method: 'POST',
+        path: () => `/api/wishlist/${product._id}/move`,
+        valid: () => ({ size: product.sizes[0], color: product.colors[0], quantity: 1, guestId }),
+        fields: { size: 'text', color: 'text', quantity: 'quantity', guestId: 'text', userId: 'id' },
+        required: ['guestId'],
+        state: async () => [await wishlistOf(), await cartOf()],
+      },
+      {
+        // the product is in stock: a body that passed would be 409, never a request
+        name: 'POST /api/stock-alerts',
+        method: 'POST',
+        path: () => '/api/stock-alerts',
+        valid: () => ({
+          productId: product._id,
+          size: product.sizes[0],
+          color: product.colors[0],
+          email: uniqueEmail('fuzz.alert'),
+        }),
+        fields: { productId: 'id', size: 'text', color: 'text', email: 'text' },
+        required: ['productId'],
+        state: productState,
+      },
+      {
+        name: 'POST /api/stock-alerts/unsubscribe',
+        method: 'POST',
+        path: () => '/api/stock-alerts/unsubscribe',
+        valid: () => ({ token: 'not.signed' }),
+        fields: { token: 'text' },
+        required: ['token'],
+        state: productState,
+      },
+      {
         name: 'POST /api/checkout',
         method: 'POST',
         path: () => '/api/checkout',
@@ -572,11 +627,11 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     await fc.assert(
       fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 3 }), async (parts) => {
         const query = parts.join('&');
-        for (const path of ['/api/products', `/api/cart`]) {
+        for (const path of ['/api/products', '/api/cart', '/api/wishlist']) {
           const res = await api(
             env.baseUrl,
             'GET',
-            `${path}?${query}${path === '/api/cart' ? `&guestId=${guestId}` : ''}`,
+            `${path}?${query}${path !== '/api/products' ? `&guestId=${guestId}` : ''}`,
           );
           if (res.status < 300) {
             if (!Array.isArray(res.body) && typeof res.body !== 'object')
@@ -592,6 +647,18 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       for (const path of ['/api/products/', '/api/products/similar/', '/api/orders/', '/api/checkout/']) {
         const res = await api(env.baseUrl, 'GET', `${path}${id}`, { token: customer.token });
         expectRefusal(res, `GET ${path}${id}`);
+      }
+      // a wishlist's product id in the path, and the owner in the query (malformed, or an operator)
+      for (const query of [`guestId=${guestId}`, 'guestId=bad%20id', 'guestId[$ne]=x', `userId=${userId}`]) {
+        for (const [method, path] of [
+          ['DELETE', `/api/wishlist/${id}`],
+          ['POST', `/api/wishlist/${id}/move`],
+        ]) {
+          // removing a well-formed id the guest never saved is a no-op (200), not bad input
+          if (method === 'DELETE' && /^[0-9a-f]{24}$/.test(id) && query === `guestId=${guestId}`) continue;
+          const res = await api(env.baseUrl, method, `${path}?${query}`, { json: {} });
+          expectRefusal(res, `${method} ${path}?${query}`);
+        }
       }
     }
   });

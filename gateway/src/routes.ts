@@ -23,9 +23,11 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/admin/reviews', service: 'catalog' },
   // a signed-in read: not under /api/products, whose GETs the HTTP cache fetches anonymously
   { prefix: '/api/reviews', service: 'catalog' },
+  { prefix: '/api/stock-alerts', service: 'catalog' },
   { prefix: '/api/upload', service: 'catalog', upload: true },
   { prefix: '/uploads', service: 'catalog' },
   { prefix: '/api/cart', service: 'cart' },
+  { prefix: '/api/wishlist', service: 'cart' },
   { prefix: '/api/checkout', service: 'checkout' },
   { prefix: '/api/config', service: 'checkout' },
   { prefix: '/api/admin/discounts', service: 'checkout' },

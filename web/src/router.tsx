@@ -17,6 +17,9 @@ const CheckoutPage = lazyPage(() => import('@/pages/CheckoutPage'));
 const OrderConfirmationPage = lazyPage(() => import('@/pages/OrderConfirmationPage'));
 const MyOrdersPage = lazyPage(() => import('@/pages/MyOrdersPage'));
 const OrderDetailsPage = lazyPage(() => import('@/pages/OrderDetailsPage'));
+const WishlistPage = lazyPage(() => import('@/pages/WishlistPage'));
+// in the wishlist page's chunk: alone it is small enough for the build to merge it into the one every page loads
+const UnsubscribePage = lazyPage(() => import('@/pages/WishlistPage').then((m) => ({ default: m.UnsubscribePage })));
 // The guarded routes (/profile, /admin) with their guards: no first route needs those (./app/guardedRoutes.tsx).
 const ProfileRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.ProfileRoute })));
 const AdminRoute = lazyPage(() => import('@/app/guardedRoutes').then((m) => ({ default: m.AdminRoute })));
@@ -42,6 +45,8 @@ export function AppRoutes() {
         <Route path="order-confirmation" element={<OrderConfirmationPage />} />
         <Route path="order/:id" element={<OrderDetailsPage />} />
         <Route path="my-orders" element={<MyOrdersPage />} />
+        <Route path="wishlist" element={<WishlistPage />} />
+        <Route path="back-in-stock/unsubscribe" element={<UnsubscribePage />} />
       </Route>
       {/* the admin area has its own layout (a sidebar), not the shop's header and footer */}
       <Route

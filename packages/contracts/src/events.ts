@@ -28,6 +28,7 @@ export const EVENTS = {
   catalog: {
     productChanged: 'catalog.product.changed',
     productDeleted: 'catalog.product.deleted',
+    stockAlertTriggered: 'catalog.stock-alert.triggered',
   },
   orders: {
     orderPlaced: 'orders.order.placed',
@@ -82,6 +83,31 @@ export interface ProductChangedEvent {
 
 export interface ProductDeletedEvent {
   productId: string;
+}
+
+/**
+ * EVENTS.catalog.stockAlertTriggered: a sold-out size and colour someone asked to hear about is back in stock. One
+ * event per request, published once its request left the waiting state (a conditional write), with the eventId
+ * `catalog.stock-alert.triggered:<requestId>`: republished with the same id until the broker confirms, so the
+ * consumer's claim on the id sends one email per request.
+ */
+export interface StockAlertTriggeredEvent {
+  requestId: string;
+  email: string;
+  productId: string;
+  /** The product's name, first image (a public URL) and price in pence, as they are now. */
+  name: string;
+  image: string;
+  pricePence: number;
+  /** '' when the product has no sizes (colours). */
+  size: string;
+  color: string;
+  /** Units of that size and colour in stock when the request was triggered. */
+  countInStock: number;
+  /** When the customer asked (ISO). */
+  requestedAt: string;
+  /** Signed: stops every waiting back-in-stock request of this address, without signing in. */
+  unsubscribeToken: string;
 }
 
 // ---- Published by orders; consumed by catalog (stock) and cart (clear)

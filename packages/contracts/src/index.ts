@@ -11,3 +11,5 @@ export * from './messaging';
 export * from './orders';
 export * from './reviews';
 export * from './services';
+export * from './stock-alerts';
+export * from './wishlist';

@@ -4,6 +4,7 @@ import { CatalogConfig } from './config/catalog.config';
 import { CatalogEventsModule } from './events/catalog-events.module';
 import { ProductsModule } from './products/products.module';
 import { ReviewsModule } from './reviews/reviews.module';
+import { StockAlertsModule } from './stock-alerts/stock-alerts.module';
 import { StockModule } from './stock/stock.module';
 import { UploadsModule } from './uploads/uploads.module';
 
@@ -14,6 +15,7 @@ import { UploadsModule } from './uploads/uploads.module';
     StockModule,
     UploadsModule,
     ReviewsModule,
+    StockAlertsModule,
     CatalogEventsModule,
   ],
 })

@@ -30,6 +30,12 @@ export const IconUser = (p: IconProps) => (
     <path d="M4 21a8 8 0 0 1 16 0" />
   </Outline>
 );
+export const IconHeart = (p: IconProps) => (
+  <Outline {...p}>
+    <path d="M12 20 4 12a4.5 4.5 0 0 1 8-5 4.5 4.5 0 0 1 8 5z" />
+  </Outline>
+);
+
 export const IconBag = (p: IconProps) => (
   <Outline {...p}>
     <path d="M6 7h12l1 14H5L6 7Z" />

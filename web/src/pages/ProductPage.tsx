@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
-import { useParams } from 'react-router-dom';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
 import { cameWithPage } from '@/app/pageData';
@@ -20,10 +20,19 @@ const ProductReviews = lazy<ComponentType<{ product: ProductJson }>>(() =>
   import('@/features/reviews/ProductReviews').catch(() => ({ default: () => null })),
 );
 
-function ReviewsSection({ product }: { product: ProductJson }) {
+/** The heart and "Email me when it's back" under Add to cart: their own chunk too, mounted after hydration. */
+const ProductExtras = lazy<ComponentType<{ product: ProductJson; size: string; color: string }>>(() =>
+  import('@/features/catalog/ProductExtras').catch(() => ({ default: () => null })),
+);
+
+function useHydrated(): boolean {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
-  return mounted ? (
+  return mounted;
+}
+
+function ReviewsSection({ product }: { product: ProductJson }) {
+  return useHydrated() ? (
     <Suspense fallback={null}>
       <ProductReviews product={product} />
     </Suspense>
@@ -65,6 +74,11 @@ export default function ProductPage() {
   const { data: product, status, error } = useDeferredSelector((s) => s.catalog.product);
   const similar = useDeferredSelector((s) => s.catalog.similar);
   const origin = useOrigin();
+  const [query] = useSearchParams();
+  const size = query.get('size');
+  const color = query.get('color');
+  // the size and colour a link chose (a back-in-stock email's): one object while they stay, for the memoised details
+  const initialPick = useMemo(() => ({ size, color }), [size, color]);
 
   useEffect(() => {
     // a product page opened from a link comes rendered with its product (gateway/src/product-page.ts)
@@ -78,6 +92,16 @@ export default function ProductPage() {
   }, [dispatch, store, id]);
 
   const shown = product && product._id === id ? product : null;
+  const hydrated = useHydrated();
+  const extras = useCallback(
+    (pick: { size: string; color: string }) =>
+      hydrated && shown ? (
+        <Suspense fallback={null}>
+          <ProductExtras product={shown} {...pick} />
+        </Suspense>
+      ) : null,
+    [hydrated, shown],
+  );
   usePageMeta(shown?.name ?? (status === 'failed' ? 'Product not found' : 'Product'), shown?.description);
 
   return (
@@ -85,7 +109,7 @@ export default function ProductPage() {
       {shown ? (
         <>
           <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: productJsonLd(shown, origin) }} />
-          <ProductDetails key={shown._id} product={shown} />
+          <ProductDetails key={shown._id} product={shown} initialPick={initialPick} extras={extras} />
         </>
       ) : status === 'failed' ? (
         <p className="py-16 text-center text-red-700">Error: {error}</p>

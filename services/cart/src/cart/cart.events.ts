@@ -8,6 +8,7 @@ import {
 } from '@shop/contracts';
 import { EventBus } from '@shop/nest-common';
 import { CatalogProducts } from '../catalog/catalog-products';
+import { WishlistService } from '../wishlist/wishlist.service';
 import { CartService } from './cart.service';
 
 /**
@@ -22,6 +23,7 @@ export class CartEvents implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly carts: CartService,
+    private readonly wishlists: WishlistService,
     private readonly products: CatalogProducts,
   ) {}
 
@@ -29,9 +31,13 @@ export class CartEvents implements OnModuleInit {
     await this.bus.subscribe(
       {
         [EVENTS.orders.orderPlaced]: (event) => this.carts.applyOrder(event.data as OrderPlacedEvent),
-        [EVENTS.identity.userDeleted]: (event) => this.carts.removeUserCart((event.data as UserDeletedEvent).userId),
+        [EVENTS.identity.userDeleted]: async (event) => {
+          const { userId } = event.data as UserDeletedEvent;
+          await this.carts.removeUserCart(userId);
+          await this.wishlists.removeUserList(userId);
+        },
       },
-      // Both idempotent by their own keys (the cart remembers the order id; a deleted cart stays deleted): no inbox.
+      // Both idempotent by their own keys (the cart remembers the order id; a deleted cart or wishlist stays deleted): no inbox.
       { inbox: false },
     );
     const forget = (event: { data: ProductChangedEvent | ProductDeletedEvent }) => {

@@ -18,6 +18,8 @@ interface Entry {
 }
 
 const MAX_ENTRIES = 20_000;
+/** The most lines one `catalog.products.price` request may carry. */
+const REQUEST_LINES = 100;
 
 /**
  * The catalogue as the cart sees it: prices, options and stock asked of the catalog over RabbitMQ
@@ -108,12 +110,17 @@ export class CatalogProducts {
   }
 
   private async request(ids: string[]): Promise<Map<string, Entry>> {
-    const answer = await this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, {
-      lines: ids.map((productId) => ({ productId, quantity: 1 })),
-    });
+    // the catalog prices at most REQUEST_LINES lines at once (a full wishlist and the product being saved are more)
+    const answers = await Promise.all(
+      Array.from({ length: Math.ceil(ids.length / REQUEST_LINES) }, (_, i) =>
+        this.catalog.send<PriceLinesResponse>(PATTERNS.catalog.priceLines, {
+          lines: ids.slice(i * REQUEST_LINES, (i + 1) * REQUEST_LINES).map((productId) => ({ productId, quantity: 1 })),
+        }),
+      ),
+    );
     const fetchedAt = Date.now();
     const entries = new Map<string, Entry>();
-    for (const line of answer.lines) {
+    for (const line of answers.flatMap((a) => a.lines)) {
       const id = line.productId.toLowerCase();
       const known = line.problem !== 'not_found' && line.problem !== 'invalid_product_id';
       entries.set(id, {

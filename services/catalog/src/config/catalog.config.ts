@@ -84,4 +84,20 @@ export class CatalogConfig extends ServiceConfig {
   @IsInt()
   @Min(50)
   RESERVATION_SWEEP_MS = 5000;
+
+  /**
+   * How often this replica runs the back-in-stock sweep (ms): requests whose size and colour is in stock again are
+   * triggered (a change event missed), triggered events the broker did not confirm are published again, lapsed
+   * requests are deleted (where the database has no TTL index).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  STOCK_ALERT_SWEEP_MS = 60_000;
+
+  /** Back-in-stock requests one address may make per hour (then 429). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  STOCK_ALERTS_PER_HOUR = 10;
 }

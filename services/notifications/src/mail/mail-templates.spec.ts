@@ -1,5 +1,6 @@
 import { EVENTS, type EventEnvelope } from '@shop/contracts';
 import {
+  backInStock,
   newsletterConfirmation,
   orderConfirmation,
   orderStatusChanged,
@@ -96,6 +97,22 @@ const EXAMPLES: Record<MailKind, Composed> = {
     envelope(EVENTS.checkout.welcomeCodeIssued, { email: 'a@example.com', code: evil, percentOff: 10, usable: true }),
     settings,
   ),
+  'back-in-stock': backInStock(
+    envelope(EVENTS.catalog.stockAlertTriggered, {
+      requestId: 'r1',
+      email: 'a@example.com',
+      productId: '665f1c2ab7e4a1c3d2e0f9a1',
+      name: `Hoodie ${evil}`,
+      image: '/uploads/seed/hoodie.svg',
+      pricePence: 123450,
+      size: 'M',
+      color: evil,
+      countInStock: 3,
+      requestedAt: '2026-02-01T10:00:00.000Z',
+      unsubscribeToken: 'YUBleGFtcGxlLmNvbQ.abcdefghijklmnopqrstuvwxyz',
+    }),
+    settings,
+  ),
 };
 
 describe('the email templates', () => {
@@ -179,6 +196,22 @@ describe('the email templates', () => {
       '10% off your first order with this code at checkout: WELCOME-7KQ2M9',
     );
     expect(templates.render('newsletter-confirmation', used.mail.values).text).not.toMatch(/WELCOME-|% off/);
+  });
+
+  it('links a back-in-stock email to the product with its size and colour chosen, and to the unsubscribe page', () => {
+    const c = EXAMPLES['back-in-stock'];
+    if (!('mail' in c)) throw new Error(c.skip);
+    const { subject, text } = templates.render('back-in-stock', c.mail.values);
+    expect(subject).toBe(`Back in stock: Hoodie ${evil}`);
+    expect(text).toContain(`https://shop.example/product/665f1c2ab7e4a1c3d2e0f9a1?size=M&color=`);
+    expect(text).toContain('£1,234.50');
+    expect(text).toContain('1 February 2026');
+    expect(text).toContain(
+      'https://shop.example/back-in-stock/unsubscribe?token=YUBleGFtcGxlLmNvbQ.abcdefghijklmnopqrstuvwxyz',
+    );
+    expect(c.mail.values.productUrl).toBe(
+      `https://shop.example/product/665f1c2ab7e4a1c3d2e0f9a1?size=M&color=${new URLSearchParams({ c: evil }).toString().slice(2)}`,
+    );
   });
 
   it('fails loudly on a placeholder without a value instead of sending a blank', () => {

@@ -12,6 +12,7 @@ export const MAIL_KINDS = [
   'welcome',
   'password-reset',
   'newsletter-confirmation',
+  'back-in-stock',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -5,6 +5,7 @@ import type {
   OrderSummaryLine,
   PasswordResetRequestedEvent,
   ShippingAddress,
+  StockAlertTriggeredEvent,
   UserRegisteredEvent,
   WelcomeCodeIssuedEvent,
 } from '@shop/contracts';
@@ -227,6 +228,44 @@ export function newsletterConfirmation(event: EventEnvelope, s: ComposeSettings)
         email: to,
         discountCode: usable ? data!.code!.trim() : null,
         percentOff: isAmount(data?.percentOff) ? data.percentOff : 10,
+      },
+    },
+  };
+}
+
+/**
+ * EVENTS.catalog.stockAlertTriggered → "it's back": one email per request (the event id is the request's own), linking
+ * to the product with that size and colour chosen, with a link that stops the address's other waiting requests
+ * without signing in.
+ */
+export function backInStock(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<StockAlertTriggeredEvent> | undefined;
+  const to = email(data?.email);
+  if (!to) return { skip: 'the event has no valid email' };
+  if (!isText(data?.productId) || !/^[0-9a-f]{24}$/i.test(data.productId))
+    return { skip: 'the event has no productId' };
+  if (!isText(data?.name)) return { skip: 'the event has no product name' };
+  if (!isText(data?.unsubscribeToken) || !/^[A-Za-z0-9_.-]{16,1024}$/.test(data.unsubscribeToken))
+    return { skip: 'the event has no well-formed unsubscribe token' };
+  const size = isText(data.size) ? data.size.trim() : '';
+  const color = isText(data.color) ? data.color.trim() : '';
+  const query = new URLSearchParams({ ...(size ? { size } : {}), ...(color ? { color } : {}) }).toString();
+  const productUrl = `${s.publicUrl}/product/${encodeURIComponent(data.productId)}${query ? `?${query}` : ''}`;
+  const requestedAt = validDate(data.requestedAt);
+  return {
+    mail: {
+      kind: 'back-in-stock',
+      to,
+      name: '',
+      values: {
+        ...base(s),
+        productName: data.name.trim(),
+        variant: [size ? `Size ${size}` : '', color ? `Colour ${color}` : ''].filter(Boolean).join(' · ') || null,
+        image: isText(data.image) ? new URL(data.image, `${s.publicUrl}/`).href : null,
+        price: isAmount(data.pricePence) ? formatPounds(data.pricePence / 100) : null,
+        productUrl,
+        requestedOn: requestedAt ? formatDate(requestedAt) : null,
+        unsubscribeUrl: `${s.publicUrl}/back-in-stock/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`,
       },
     },
   };

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { EVENTS, PATTERNS, type EventEnvelope, type PublicUser } from '@shop/contracts';
 import { EventBus, RpcClient } from '@shop/nest-common';
 import {
+  backInStock,
   newsletterConfirmation,
   orderConfirmation,
   orderStatusChanged,
@@ -20,6 +21,7 @@ export const EMAIL_OF_EVENT: Record<string, (event: EventEnvelope, s: ComposeSet
   [EVENTS.identity.passwordResetRequested]: passwordReset,
   // Not identity.subscriber.subscribed: checkout answers each with the welcome code, and one subscription is one email.
   [EVENTS.checkout.welcomeCodeIssued]: newsletterConfirmation,
+  [EVENTS.catalog.stockAlertTriggered]: backInStock,
 };
 
 export const IDENTITY = Symbol('identity RpcClient');

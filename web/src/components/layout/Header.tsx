@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAppSelector } from '@/app/hooks';
 import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
-import { IconBag, IconMenu, IconUser } from '@/components/icons';
+import { IconBag, IconHeart, IconMenu, IconUser } from '@/components/icons';
 import { selectCartCount } from '@/features/cart/cartSlice';
 import { reloadForNewBuild } from '@/lib/reload';
 import { SHOP_LINKS, STORE_NAME } from '@/lib/shop';
@@ -28,12 +28,14 @@ const loadCartDrawer = () => import('@/features/cart/CartDrawer').catch((error: 
 const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
 
 /**
- * Store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; cart badge; search; mobile menu
- * (docs/product.md#header).
+ * Store name; Men, Women, Equipment, Accessories; Admin (admins only); profile; wishlist with its count; cart badge;
+ * search; mobile menu (docs/product.md#header).
  */
 export function Header() {
   const user = useAppSelector((s) => s.auth.user);
   const count = useAppSelector(selectCartCount);
+  // the wishlist's slice joins the store once its code has loaded (Layout): 0 until then
+  const saved = useAppSelector((s) => s.wishlist?.ids.length ?? 0);
   const [cartOpen, setCartOpen] = useState(false);
   // mounted from its first opening on (then kept, so that it closes as it always did)
   const [cartUsed, setCartUsed] = useState(false);
@@ -76,6 +78,23 @@ export function Header() {
             aria-label={user ? `My profile (${user.name})` : 'Log in'}
           >
             <IconUser className="h-6 w-6" />
+          </Link>
+          <Link
+            to="/wishlist"
+            className="relative rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
+            aria-label={`Wishlist, ${saved} ${saved === 1 ? 'item' : 'items'}`}
+            data-testid="wishlist-link"
+          >
+            <IconHeart className="h-6 w-6" />
+            {saved > 0 && (
+              <span
+                className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-gray-900 px-1 text-center text-xs leading-5 font-bold text-white"
+                data-testid="wishlist-badge"
+                aria-hidden="true"
+              >
+                {saved > 99 ? '99+' : saved}
+              </span>
+            )}
           </Link>
           <button
             type="button"

@@ -45,6 +45,8 @@ export function Layout() {
   useEffect(() => {
     const { user, guestId } = store.getState().auth;
     void dispatch(fetchCart({ userId: user?._id, guestId }));
+    // the wishlist's code (and slice) after the page: the hearts and the header's count
+    void import('@/features/wishlist/wishlistSlice').then(({ fetchWishlist }) => dispatch(fetchWishlist()));
   }, [dispatch, store]);
 
   return (

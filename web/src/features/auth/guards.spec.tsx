@@ -163,6 +163,11 @@ describe('login', () => {
     expect(merges).toHaveLength(1);
     expect(merges[0].data).toEqual({ guestId: 'guest_1700000000000' });
     expect(merges[0].headers.Authorization).toBe('Bearer jwt-1');
+    // the guest's wishlist joins the account's at the same moment, with the same guest id and token
+    const wishlistMerges = calls.filter((c) => c.url === '/api/wishlist/merge');
+    expect(wishlistMerges.map((c) => [c.data, c.headers.Authorization])).toEqual([
+      [{ guestId: 'guest_1700000000000' }, 'Bearer jwt-1'],
+    ]);
     expect(store.getState().auth.user).toEqual(user);
     expect(window.localStorage.getItem('userToken')).toBe('jwt-1');
   });
@@ -177,7 +182,11 @@ describe('login', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'secret-123');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(location()).toBe('/'));
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/users/login', 'GET /api/cart']);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /api/users/login',
+      'POST /api/wishlist/merge',
+      'GET /api/cart',
+    ]);
   });
 
   it("shows the server's message when the login fails", async () => {

@@ -1,4 +1,4 @@
-import { createAsyncThunk, createSlice, isAnyOf } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { CartJson } from '@shop/contracts';
 import { api, errorMessage } from '@/api/client';
 import { storage } from '@/lib/storage';
@@ -112,6 +112,11 @@ const cartSlice = createSlice({
       state.cart = EMPTY_CART;
       state.error = null;
     },
+    /** A cart answered by another call (a wishlist item moved to the cart). */
+    cartReceived(state, action: PayloadAction<CartJson>) {
+      state.cart = { ...action.payload, products: action.payload.products ?? [] };
+      state.error = null;
+    },
   },
   extraReducers: (builder) => {
     builder
@@ -171,7 +176,7 @@ const cartSlice = createSlice({
   },
 });
 
-export const { clearCart } = cartSlice.actions;
+export const { clearCart, cartReceived } = cartSlice.actions;
 export const cartReducer = cartSlice.reducer;
 
 export const selectCartCount = (state: { cart: CartState }) =>

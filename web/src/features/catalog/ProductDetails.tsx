@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { notify } from '@/lib/notify';
 import { MAX_CART_LINE_QUANTITY, type ProductJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -21,6 +21,17 @@ interface ProductDetailsProps {
   headingLevel?: 1 | 2;
   /** The first image is the page's main picture (load it at once) or below the fold (lazily). */
   eagerImage?: boolean;
+  /**
+   * A size and colour to start with (the product page's `?size=&color=`, e.g. a back-in-stock email's link): taken
+   * after the first render, so the page the server rendered hydrates as it was; a value the product does not offer is
+   * ignored.
+   */
+  initialPick?: { size?: string | null; color?: string | null };
+  /**
+   * Shown under Add to cart (the product page's heart and "Email me when it's back", loaded after the page), given the
+   * size and colour picked.
+   */
+  extras?: (pick: { size: string; color: string }) => ReactNode;
 }
 
 /**
@@ -31,6 +42,8 @@ export const ProductDetails = memo(function ProductDetails({
   product,
   headingLevel = 1,
   eagerImage = true,
+  initialPick,
+  extras,
 }: ProductDetailsProps) {
   const dispatch = useAppDispatch();
   const { user, guestId } = useAppSelector((s) => s.auth);
@@ -39,6 +52,12 @@ export const ProductDetails = memo(function ProductDetails({
   const [color, setColor] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [adding, setAdding] = useState(false);
+  const pickSize = initialPick?.size ?? '';
+  const pickColor = initialPick?.color ?? '';
+  useEffect(() => {
+    if (pickSize && product.sizes.includes(pickSize)) setSize(pickSize);
+    if (pickColor && product.colors.includes(pickColor)) setColor(pickColor);
+  }, [product, pickSize, pickColor]);
 
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
   // one level below the product's name, so a reader's heading outline never skips a level
@@ -247,6 +266,7 @@ export const ProductDetails = memo(function ProductDetails({
         >
           {soldOut ? 'Out of stock' : pickSoldOut ? 'Sold out' : adding ? 'Adding...' : 'Add to cart'}
         </button>
+        {extras?.({ size, color })}
 
         <SubHeading className="mb-2 text-lg font-semibold">Characteristics</SubHeading>
         <table className="w-full text-left text-sm text-gray-700">

@@ -1,11 +1,22 @@
 import { act, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
+import { makeStore } from '@/app/store';
 import type { ProductJson } from '@shop/contracts';
 import { aProduct, variantsOf } from '@/test/utils';
 import { CARDS_PER_TASK, ProductGrid } from './ProductGrid';
 
 const products = (n: number, tag = 'p'): ProductJson[] =>
   Array.from({ length: n }, (_, i) => aProduct({ _id: `${tag}${i}`, name: `Product ${tag}${i}` }));
+/** The cards' hearts read the store: a store and a router around the grid. */
+function Shop({ children }: { children: ReactNode }) {
+  return (
+    <Provider store={makeStore()}>
+      <MemoryRouter>{children}</MemoryRouter>
+    </Provider>
+  );
+}
 const cards = () => screen.queryAllByTestId('product-card');
 const grid = () => screen.getByTestId('product-grid');
 /** Runs the grid's batches until none is left (each batch schedules the next once it is committed). */
@@ -18,14 +29,14 @@ describe('product grid: a long list is added a batch a task', () => {
   afterEach(() => jest.useRealTimers());
 
   it('shows a short list whole at once, not busy', () => {
-    render(<ProductGrid products={products(8)} />, { wrapper: MemoryRouter });
+    render(<ProductGrid products={products(8)} />, { wrapper: Shop });
     expect(cards()).toHaveLength(8);
     expect(grid()).not.toHaveAttribute('aria-busy');
   });
 
   it('adds a long list a batch a task (no IntersectionObserver here), in order, then no Show more', () => {
     const list = products(2 * CARDS_PER_TASK + 5);
-    render(<ProductGrid products={list} />, { wrapper: MemoryRouter });
+    render(<ProductGrid products={list} />, { wrapper: Shop });
     expect(cards()).toHaveLength(CARDS_PER_TASK);
     expect(grid()).not.toHaveAttribute('aria-busy');
     act(() => jest.advanceTimersToNextTimer());
@@ -59,7 +70,7 @@ describe('product grid: a long list is added a batch a task', () => {
 
     it('adds a batch only as the end of the list nears the screen, or when Show more is pressed', () => {
       const list = products(3 * CARDS_PER_TASK);
-      render(<ProductGrid products={list} />, { wrapper: MemoryRouter });
+      render(<ProductGrid products={list} />, { wrapper: Shop });
       act(() => jest.runOnlyPendingTimers());
       expect(cards()).toHaveLength(CARDS_PER_TASK); // far from the screen: nothing more
       const more = screen.getByRole('button', {
@@ -76,7 +87,7 @@ describe('product grid: a long list is added a batch a task', () => {
   });
 
   it('starts a new list from its first batch', () => {
-    const { rerender } = render(<ProductGrid products={products(30)} />, { wrapper: MemoryRouter });
+    const { rerender } = render(<ProductGrid products={products(30)} />, { wrapper: Shop });
     addEveryBatch();
     expect(cards()).toHaveLength(30);
     rerender(<ProductGrid products={products(20, 'q')} />);
@@ -93,7 +104,7 @@ describe('product card: sold out', () => {
     const bare = aProduct();
     const gone = aProduct({ _id: 'gone', name: 'Gone Jersey', countInStock: 0 });
     const lastOne = aProduct({ _id: 'last', name: 'Last Jersey', variants: variantsOf(bare, [0, 0, 0, 0, 0, 1]) });
-    render(<ProductGrid products={[gone, lastOne]} />, { wrapper: MemoryRouter });
+    render(<ProductGrid products={[gone, lastOne]} />, { wrapper: Shop });
     const [goneCard, lastCard] = cards();
     expect(goneCard).toHaveTextContent('Sold out');
     expect(screen.getByRole('link', { name: /Gone Jersey/ })).toHaveAccessibleName(expect.stringContaining('Sold out'));

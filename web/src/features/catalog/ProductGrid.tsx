@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProductJson } from '@shop/contracts';
 import { Price } from '@/components/Price';
+import { LazyWishlistButton } from '@/features/wishlist/LazyWishlistButton';
 import { isSoldOut } from './stock';
 
 /** A card's mark for a product none of whose variants has stock left. */
@@ -24,29 +25,33 @@ export function ProductCard({ product, eager = false, headingLevel = 3 }: Produc
   const image = product.images[0];
   const Name = headingLevel === 2 ? 'h2' : 'h3';
   const soldOut = isSoldOut(product);
+  // the heart is beside the link, not in it: a button inside a link is neither valid nor reachable as itself
   return (
-    <Link
-      to={`/product/${product._id}`}
-      className="group block rounded-lg focus-visible:outline-offset-4"
-      data-testid="product-card"
-    >
-      <div className="relative mb-3 aspect-[4/5] overflow-hidden rounded-lg bg-gray-100">
-        {image && (
-          <img
-            src={image.url}
-            alt={image.altText || product.name}
-            width={400}
-            height={500}
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-            className={`h-full w-full object-cover transition-transform duration-300 group-hover:scale-105 ${soldOut ? 'opacity-60' : ''}`}
-          />
-        )}
-        {soldOut && <SoldOutBadge />}
-      </div>
-      <Name className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</Name>
-      <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />
-    </Link>
+    <div className="relative">
+      <Link
+        to={`/product/${product._id}`}
+        className="group block rounded-lg focus-visible:outline-offset-4"
+        data-testid="product-card"
+      >
+        <div className="relative mb-3 aspect-[4/5] overflow-hidden rounded-lg bg-gray-100">
+          {image && (
+            <img
+              src={image.url}
+              alt={image.altText || product.name}
+              width={400}
+              height={500}
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+              className={`h-full w-full object-cover transition-transform duration-300 group-hover:scale-105 ${soldOut ? 'opacity-60' : ''}`}
+            />
+          )}
+          {soldOut && <SoldOutBadge />}
+        </div>
+        <Name className="mb-1 text-sm font-medium text-gray-900 group-hover:underline">{product.name}</Name>
+        <Price value={product.price} original={product.originalPrice} className="text-sm font-semibold text-gray-900" />
+      </Link>
+      <LazyWishlistButton productId={product._id} productName={product.name} className="absolute top-2 right-2" />
+    </div>
   );
 }
 
