@@ -558,6 +558,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       'collection',
       'brand',
       'material',
+      'q',
     );
     const value = fc.oneof(
       fc.string({ maxLength: 20 }),
@@ -572,7 +573,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     await fc.assert(
       fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 3 }), async (parts) => {
         const query = parts.join('&');
-        for (const path of ['/api/products', `/api/cart`]) {
+        for (const path of ['/api/products', '/api/products/suggest', `/api/cart`]) {
           const res = await api(
             env.baseUrl,
             'GET',

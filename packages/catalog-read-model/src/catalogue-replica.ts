@@ -51,6 +51,7 @@ export class CatalogueReplica {
       this.at = version;
     } else {
       const loaded = await this.source.loadAll(version);
+      this.current?.dispose();
       this.current = new CatalogueIndex(loaded.entries);
       this.at = loaded.version;
     }
