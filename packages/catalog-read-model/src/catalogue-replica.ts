@@ -24,7 +24,11 @@ export class CatalogueReplica {
   private at = 0;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly source: CatalogueSource) {}
+  /** `onSearchBuilt`: told when a loaded catalogue's full-text search is ready (built in the background when large). */
+  constructor(
+    private readonly source: CatalogueSource,
+    private readonly onSearchBuilt?: (index: CatalogueIndex) => void,
+  ) {}
 
   /** The index, once loaded; as of `version`. */
   get index(): CatalogueIndex | undefined {
@@ -52,7 +56,8 @@ export class CatalogueReplica {
     } else {
       const loaded = await this.source.loadAll(version);
       this.current?.dispose();
-      this.current = new CatalogueIndex(loaded.entries);
+      const index = (this.current = new CatalogueIndex(loaded.entries));
+      void index.search.built.then(() => index.search.ready && this.onSearchBuilt?.(index));
       this.at = loaded.version;
     }
     return this.current!;
