@@ -130,12 +130,15 @@ function byRelevance(a: Ranked, b: Ranked): number {
  * what the search has always promised, and what the database answers when the read model cannot (a substring
  * inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
  */
-function rankSearch(index: CatalogueIndex, search: string): Ranked[] {
+function rankSearch(index: CatalogueIndex, search: string, substrings = true): Ranked[] {
   const ranked = new Map<number, Ranked>();
-  for (const hit of index.search.search(search) ?? []) {
+  const hits = index.search.search(search);
+  for (const hit of hits ?? []) {
     const entry = index.get(hit.id);
     if (entry) ranked.set(entry.slot, { entry, exact: hit.exact, score: hit.score });
   }
+  // Suggestions skip the substrings while the index answers: a two-letter start is in most texts.
+  if (!substrings && hits) return [...ranked.values()];
   const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
   const needle = substring.text?.needle;
   const candidates = needle !== undefined ? index.searchBlob().candidates(needle) : index.entries();
@@ -168,12 +171,15 @@ function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string
     .slice(0, limit);
 }
 
-/** GET /api/products/suggest: the best matches of the text, and the words it may have meant when none. */
+/**
+ * GET /api/products/suggest: the best matches of the text (the full-text search's; the substrings as typed only
+ * while it is being built), and the words it may have meant when none.
+ */
 export function selectSuggestions(
   index: CatalogueIndex,
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
-  const found = rankSearch(index, text).sort(byRelevance).slice(0, SUGGESTIONS_MAX);
+  const found = rankSearch(index, text, false).sort(byRelevance).slice(0, SUGGESTIONS_MAX);
   if (found.length) return { products: found.map((r) => r.entry) };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }

@@ -28,8 +28,11 @@ const BOOST = { name: 3, team: 2, description: 1 };
 const FUZZY_MIN_LENGTH = 4;
 /** A query's words after the first few are ignored: each costs a walk of the index. */
 export const SEARCH_MAX_TERMS = 8;
-/** Up to so many queries' hits are kept until the texts change (stock writes leave them alone). */
-const HITS_CACHED = 256;
+/**
+ * Queries' hits are kept until the texts change (stock writes leave them alone), up to so many hits in all (about
+ * 20 MB): a broad word at 100,000 products finds tens of thousands.
+ */
+const HITS_CACHED = 300_000;
 /** Catalogues up to this size are indexed at once; larger ones in chunks, between which requests are served. */
 const SYNC_BUILD_MAX = 5_000;
 const BUILD_CHUNK = 2_000;
@@ -115,9 +118,9 @@ const roundScore = (score: number) => Math.round(score * 1e6) / 1e6;
 /**
  * The full-text search of the published catalogue, by MiniSearch (an inverted index over a radix tree): every word
  * of the query must match a word of the product's name, team or description — as typed, as the start of a word
- * ("pack" → Packers) or with one typo (one letter added, dropped or changed: "pakers" → Packers, for words of four
- * letters or more); the last word, which may be unfinished, also as the start of a word with one typo ("pakers
- * hod" → Packers hoodies, see startsWithOneTypo) — ranked by BM25 with the name weighing 3, the team 2 and the description 1, and exact words
+ * (the last word only, which the shopper may still be typing: "pack" → Packers) or with one typo (one letter added,
+ * dropped or changed: "pakers" → Packers, for words of four letters or more); when that finds nothing, the last
+ * word also as the start of a word with one typo ("pakers hod" → Packers hoodies, see startsWithOneTypo) — ranked by BM25 with the name weighing 3, the team 2 and the description 1, and exact words
  * above prefixes above typos. A product's team is searched by every name fans give it (nfl-teams.ts).
  *
  * Small catalogues are indexed at once; a large one is indexed in chunks that leave the event loop to requests in
@@ -136,6 +139,7 @@ export class ProductSearch {
   /** Edits that arrived while building: the product, or null for a removal. */
   private readonly pending = new Map<string, SearchableProduct | null>();
   private readonly hits = new Map<string, SearchHit[]>();
+  private hitsCached = 0;
   /**
    * The words of every product indexed, but numbers (what a mistyped start is completed from). Words of products
    * since removed stay until the next full load: they complete to nothing.
@@ -197,6 +201,7 @@ export class ProductSearch {
 
   private apply(id: string, product: SearchableProduct | null): void {
     this.hits.clear();
+    this.hitsCached = 0;
     if (this.engine.has(id)) this.engine.discard(id);
     if (product) this.addAll([documentOf(product)]);
   }
@@ -220,8 +225,8 @@ export class ProductSearch {
   }
 
   /**
-   * The products matching every word of the query, best first; undefined while the index is being built. A query
-   * with no word to look for (empty, stop words only) finds nothing.
+   * The products matching every word of the query, in no particular order; undefined while the index is being
+   * built. A query with no word to look for (empty, stop words only) finds nothing.
    */
   search(query: string): SearchHit[] | undefined {
     if (this.building) return undefined;
@@ -235,32 +240,50 @@ export class ProductSearch {
       this.hits.set(key, cached);
       return cached;
     }
-    // The last word may be unfinished: its start may carry the typo ("pakers hod").
+    const found = this.run(terms, false) ?? [];
+    // Nothing as typed: the last word may be unfinished with a typo in its start ("pakers hod").
+    const hits = found.length ? found : (this.run(terms, true) ?? []);
+    this.remember(key, hits);
+    return hits;
+  }
+
+  /**
+   * Every word as typed or with a typo; the last one also as the start of a word (the one the shopper may still be
+   * typing: earlier words are whole), and with `completions`, as the start of a word with a typo. Undefined when
+   * completing finds no word to complete to.
+   */
+  private run(terms: string[], completions: boolean): SearchHit[] | undefined {
     const last = terms[terms.length - 1];
-    const completions = this.completionsOf(last);
-    const lastQuery: Query = completions.length
-      ? {
-          combineWith: 'OR',
-          queries: [last, { queries: completions, prefix: false, fuzzy: false, boostTerm: () => COMPLETION_WEIGHT }],
-        }
-      : last;
-    const found = this.engine
+    let lastQuery: Query = { queries: [last], prefix: true };
+    if (completions) {
+      const words = this.completionsOf(last);
+      if (!words.length) return undefined;
+      lastQuery = {
+        combineWith: 'OR',
+        queries: [lastQuery, { queries: words, fuzzy: false, boostTerm: () => COMPLETION_WEIGHT }],
+      };
+    }
+    return this.engine
       .search(
         { combineWith: 'AND', queries: [...terms.slice(0, -1), lastQuery] },
-        {
-          boost: BOOST,
-          prefix: true,
-          fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0),
-        },
+        { boost: BOOST, prefix: false, fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? 1 : 0) },
       )
       .map((r) => ({
         id: String(r.id),
         score: roundScore(r.score),
         exact: terms.every((t) => r.terms.includes(t)),
       }));
-    this.hits.set(key, found);
-    if (this.hits.size > HITS_CACHED) this.hits.delete(this.hits.keys().next().value!);
-    return found;
+  }
+
+  /** Keeps a query's hits, most recently used last, forgetting the oldest beyond HITS_CACHED hits in all. */
+  private remember(key: string, hits: SearchHit[]): void {
+    this.hits.set(key, hits);
+    this.hitsCached += hits.length + 1;
+    for (const [oldest, old] of this.hits) {
+      if (this.hitsCached <= HITS_CACHED) break;
+      this.hits.delete(oldest);
+      this.hitsCached -= old.length + 1;
+    }
   }
 
   /**
