@@ -88,10 +88,12 @@ describe('search and suggestions through the gateway', () => {
     await page.keyboard.press('ArrowDown');
     await expect(box.getAttribute('aria-activedescendant')).resolves.toBe('search-suggestions-0');
     await expect(options.first().getAttribute('aria-selected')).resolves.toBe('true');
+    if (env.screenshotDir)
+      await page.screenshot({ path: path.join(env.screenshotDir, 'search-suggestion-chosen.png') });
     await page.keyboard.press('Enter');
 
     await page.waitForURL(`**${hoodie.url}`);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(hoodie.name);
+    await page.getByRole('heading', { level: 1, name: hoodie.name }).waitFor();
     await page.waitForFunction(`document.activeElement && document.activeElement.id === 'main'`);
     expect(problems).toEqual([]);
   });

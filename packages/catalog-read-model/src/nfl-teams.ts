@@ -79,11 +79,17 @@ export function teamsOf(...texts: Array<string | undefined>): NflTeam[] {
   return [...found];
 }
 
-/** The team text a product is searched by: its brand, then every other name of its teams. */
+/**
+ * The team text a product is searched by: its brand, then every other name of its teams, less the words its name
+ * already has ("Green Bay Packers Hoodie" adds "Pack Cheeseheads GB"): the name is searched, and weighs more, anyway,
+ * and a word in both would only cost the index twice over.
+ */
 export function teamTextOf(brand: string | undefined, name: string | undefined): string {
-  const words = new Set<string>();
-  const add = (text: string) => text.split(' ').forEach((w) => w && words.add(w));
+  const inName = new Set((name ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const words = new Map<string, string>();
+  const add = (text: string) =>
+    text.split(' ').forEach((w) => w && !inName.has(w.toLowerCase()) && words.set(w.toLowerCase(), w));
   add(brand ?? '');
   for (const t of teamsOf(brand, name)) [t.name, ...t.aliases].forEach(add);
-  return [...words].join(' ');
+  return [...words.values()].join(' ');
 }

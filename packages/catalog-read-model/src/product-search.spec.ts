@@ -113,5 +113,7 @@ describe('the team names', () => {
     expect(teamTextOf('San Francisco 49ers', 'Home Jersey')).toContain('Niners');
     expect(teamTextOf('Generic', 'Tampa Bay Buccaneers Cap')).toContain('Bucs');
     expect(teamTextOf('Generic', 'Plain Cap')).toBe('Generic');
+    // the words of the name are searched there already
+    expect(teamTextOf('Green Bay Packers', 'Green Bay Packers Hoodie')).toBe('Pack Cheeseheads GB');
   });
 });

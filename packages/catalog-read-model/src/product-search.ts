@@ -216,6 +216,11 @@ export class ProductSearch {
         }
   }
 
+  private startsAWord(start: string): boolean {
+    for (const word of this.words) if (word.startsWith(start)) return true;
+    return false;
+  }
+
   /** The words whose start is one typo from the word being typed, shortest first. */
   private completionsOf(typed: string): string[] {
     if (typed.length < TYPED_TYPO_MIN_LENGTH) return [];
@@ -240,7 +245,10 @@ export class ProductSearch {
       this.hits.set(key, cached);
       return cached;
     }
-    const found = this.run(terms, false) ?? [];
+    const last = terms[terms.length - 1];
+    // A short last word that starts no word cannot match as typed (a word of four letters or more might, by a typo)
+    const hopeless = last.length < FUZZY_MIN_LENGTH && !/\d/.test(last) && !this.startsAWord(last);
+    const found = hopeless ? [] : (this.run(terms, false) ?? []);
     // Nothing as typed: the last word may be unfinished with a typo in its start ("pakers hod").
     const hits = found.length ? found : (this.run(terms, true) ?? []);
     this.remember(key, hits);
