@@ -80,17 +80,13 @@ function suggestionOf(product: ProductBytes): ProductSuggestionJson {
   };
 }
 
-/** GET /api/products/suggest's answer (ProductSuggestionsJson), tagged with the products it shows. */
+/**
+ * GET /api/products/suggest's answer (ProductSuggestionsJson). It names no surrogate key (an empty header, not none):
+ * a stock write, which purges the responses showing that product, changes nothing a suggestion shows; an edit,
+ * which may, drops the whole cache in front.
+ */
 export function suggestResponse(products: readonly ProductBytes[], didYouMean?: string): PublicResponse {
   const answer: ProductSuggestionsJson = { suggestions: products.map(suggestionOf), didYouMean: didYouMean ?? null };
   const body = Buffer.from(JSON.stringify(answer), 'utf8');
-  return {
-    body,
-    etag: etagOf(body),
-    surrogateKeys: surrogateKeysOf(
-      products.map((p) => p._id),
-      false,
-    ),
-    surrogateControl: SUGGEST_SURROGATE_CONTROL,
-  };
+  return { body, etag: etagOf(body), surrogateKeys: '', surrogateControl: SUGGEST_SURROGATE_CONTROL };
 }
