@@ -159,16 +159,34 @@ function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string
   const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
   const found = rankSearch(index, search).filter((r) => filter.matches(r.entry));
   const limit = q.limit > 0 ? q.limit : found.length;
-  if (q.sortBy === 'relevance')
-    return found
-      .sort(byRelevance)
-      .slice(0, limit)
-      .map((r) => r.entry);
-  const compare = comparatorOf(ORDERS[q.sortBy]);
-  return found
-    .map((r) => r.entry)
-    .sort(compare)
-    .slice(0, limit);
+  if (q.sortBy === 'relevance') return firstOf(found, limit, byRelevance).map((r) => r.entry);
+  return firstOf(
+    found.map((r) => r.entry),
+    limit,
+    comparatorOf(ORDERS[q.sortBy]),
+  );
+}
+
+/**
+ * The first `limit` items in the order, sorted: a page of a broad search (tens of thousands found at 100,000
+ * products) keeps the best few in a sorted buffer rather than sorting everything.
+ */
+export function firstOf<T>(items: T[], limit: number, compare: (a: T, b: T) => number): T[] {
+  if (limit * 8 >= items.length) return items.sort(compare).slice(0, limit);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === limit && compare(item, best[limit - 1]) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(best[mid], item) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    best.splice(low, 0, item);
+    if (best.length > limit) best.pop();
+  }
+  return best;
 }
 
 /**
@@ -179,7 +197,7 @@ export function selectSuggestions(
   index: CatalogueIndex,
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
-  const found = rankSearch(index, text, false).sort(byRelevance).slice(0, SUGGESTIONS_MAX);
+  const found = firstOf(rankSearch(index, text, false), SUGGESTIONS_MAX, byRelevance);
   if (found.length) return { products: found.map((r) => r.entry) };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }
