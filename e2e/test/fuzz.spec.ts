@@ -613,6 +613,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       'collection',
       'brand',
       'material',
+      'q',
     );
     const value = fc.oneof(
       fc.string({ maxLength: 20 }),
@@ -627,7 +628,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     await fc.assert(
       fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 3 }), async (parts) => {
         const query = parts.join('&');
-        for (const path of ['/api/products', '/api/cart', '/api/wishlist']) {
+        for (const path of ['/api/products', '/api/products/suggest', '/api/cart', '/api/wishlist']) {
           const res = await api(
             env.baseUrl,
             'GET',

@@ -231,7 +231,8 @@ describe('keyboard-only purchase (browser)', () => {
     // the header's search opens and closes by keyboard, focus going back to its button
     await tabTo('Search products', (f) => f.tag === 'button' && f.name === 'Search products');
     await page.keyboard.press('Enter');
-    await expect(page.evaluate(`document.activeElement.id`)).resolves.toBe('site-search');
+    // the open search's code loads as the button takes focus: the field gets focus once it is there
+    await page.waitForFunction(`document.activeElement && document.activeElement.id === 'site-search'`);
     await focusStop();
     await page.keyboard.press('Escape');
     await expect(page.evaluate(`document.activeElement.getAttribute('aria-label')`)).resolves.toBe('Search products');

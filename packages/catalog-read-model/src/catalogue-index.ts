@@ -1,6 +1,7 @@
 import type { StockWrite } from './catalog-change';
 import { clearBit, withBit, type Bitset } from './bitset';
 import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
+import { ProductSearch } from './product-search';
 import { SearchBlob } from './search-blob';
 import { SortedList } from './sorted-list';
 import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
@@ -12,7 +13,8 @@ const SALES_ORDERS = ordersReading('soldCount');
  * The published catalogue in memory. Each product has a slot (a small number, reused after a removal); per field
  * and value, the bits of the slots holding that value (what equality and `$in` filters are answered from); each
  * sort order as a list of slots (what lists walk: compact numbers, read in sequence, rather than objects all over
- * the heap); and the texts a search looks through.
+ * the heap); the texts a substring search looks through; and the full-text search (product-search.ts), kept
+ * current product by product as the catalogue changes.
  */
 export class CatalogueIndex {
   private readonly byId = new Map<string, CatalogueEntry>();
@@ -24,6 +26,8 @@ export class CatalogueIndex {
   readonly orders: Record<OrderName, SortedList<number>>;
   /** Made at the first search after products were added or removed (stock writes leave the texts alone). */
   private blob?: SearchBlob;
+  /** Built with the index (in the background when large), then changed with each product put or removed. */
+  readonly search: ProductSearch;
 
   constructor(entries: CatalogueEntry[] = []) {
     this.orders = Object.fromEntries(
@@ -34,6 +38,12 @@ export class CatalogueIndex {
     ) as Record<OrderName, SortedList<number>>;
     for (const entry of entries) this.place(entry);
     for (const name of ORDER_NAMES) this.orders[name].reset(entries.map((e) => e.slot));
+    this.search = new ProductSearch(entries);
+  }
+
+  /** This index is replaced: stops building its search if that is still running. */
+  dispose(): void {
+    this.search.dispose();
   }
 
   get size(): number {
@@ -72,6 +82,7 @@ export class CatalogueIndex {
     this.remove(entry._id);
     this.place(entry);
     for (const name of ORDER_NAMES) this.orders[name].insert(entry.slot);
+    this.search.put(entry);
   }
 
   remove(id: string): void {
@@ -89,6 +100,7 @@ export class CatalogueIndex {
     this.bySlot[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
     this.blob = undefined;
+    this.search.remove(id);
   }
 
   /** A stock write: the product's bytes change, and a sale re-places it in the orders that read units sold. */

@@ -69,11 +69,25 @@ function docOf(p: typeof productArb extends fc.Arbitrary<infer T> ? T : never, n
   };
 }
 
-/** The answer with no plan at all: every product tested, all matches sorted. */
+/**
+ * The answer with no plan at all: every product tested, all matches sorted. A search matches what the full-text
+ * search finds (its own suite tests what that is) and every product containing the text as typed; by relevance,
+ * exact matches first, then by score, then newest first.
+ */
 function bruteForce(index: CatalogueIndex, q: ProductListQuery): CatalogueEntry[] {
-  const { matches } = compileFilter(toMongoFilter(q));
-  const order = index.orders[q.sortBy];
-  const found = order.items.map((slot) => index.at(slot)).filter(matches);
+  const others = compileFilter(toMongoFilter({ ...q, search: undefined })).matches;
+  const substring = q.search
+    ? compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search: q.search })).matches
+    : () => true;
+  const hits = new Map((q.search ? (index.search.search(q.search) ?? []) : []).map((h) => [h.id, h]));
+  const order = index.orders[q.sortBy === 'relevance' ? 'newest' : q.sortBy];
+  let found = order.items.map((slot) => index.at(slot)).filter((e) => others(e) && (substring(e) || hits.has(e._id)));
+  if (q.sortBy === 'relevance') {
+    const exact = (e: CatalogueEntry) => (q.search && substring(e)) || hits.get(e._id)?.exact === true;
+    const score = (e: CatalogueEntry) => hits.get(e._id)?.score ?? 0;
+    // a stable sort: equal ones stay newest first
+    found = [...found].sort((a, b) => Number(exact(b)) - Number(exact(a)) || score(b) - score(a));
+  }
   return q.limit > 0 ? found.slice(0, q.limit) : found;
 }
 

@@ -1,9 +1,16 @@
-import { NEW_ARRIVALS_COUNT, SIMILAR_COUNT, toMongoFilter, type ProductListQuery } from './product-query';
-import { andInto, countBits, emptyBits, hasBit, orInto, withBit, type Bitset } from './bitset';
+import {
+  NEW_ARRIVALS_COUNT,
+  SIMILAR_COUNT,
+  SUGGESTIONS_MAX,
+  toMongoFilter,
+  type ProductListQuery,
+} from './product-query';
+import { andInto, emptyBits, hasBit, orInto, type Bitset } from './bitset';
 import type { CatalogueEntry } from './catalogue-entry';
 import type { CatalogueIndex } from './catalogue-index';
 import { compileFilter, type CompiledFilter, type PriceRange } from './compiled-filter';
 import type { SortedList } from './sorted-list';
+import { comparatorOf, ORDERS } from './sort-orders';
 
 /** A stretch of a sort order, walked in order. */
 interface Walk {
@@ -30,14 +37,6 @@ function priceSpan(index: CatalogueIndex, order: SortedList<number>, range: Pric
   };
 }
 
-/** Slots a walk tests one by one before a search turns to the blob. */
-const SEARCH_WALK = 2048;
-/**
- * The blob is worth scanning only when the other filters leave more than this share of the catalogue to test one
- * by one (measured at 100,000 products: the scan ~5 ms, testing every text ~50 ms; the rest is for what it finds).
- */
-const BLOB_WORTH = 1 / 8;
-
 /**
  * The slots that hold, in every field the filter names, one of the values it wants; undefined when it names
  * none. A superset of the matches: the filter itself still decides about each product found here.
@@ -56,41 +55,27 @@ function equalityBits(index: CatalogueIndex, filter: CompiledFilter): Bitset | u
   return bits;
 }
 
-/** `bits` narrowed to the slots whose texts contain the needle (all of them when `bits` is undefined). */
-function withText(index: CatalogueIndex, bits: Bitset | undefined, needle: string): Bitset {
-  let found = emptyBits(index.slots);
-  for (const entry of index.searchBlob().candidates(needle)) found = withBit(found, entry.slot);
-  if (bits) andInto(found, bits);
-  return found;
-}
-
 /**
  * GET /api/products over the index: the entries the database query returns, in its order. The filter's
  * equalities are answered at once as bits over the products; then the query's sort order — a list of slots — is
  * walked, testing a bit per product and the whole filter only where the bit is set, until the limit is reached.
- * A price range in a price order narrows the walk to its stretch. A search that has not filled the page after
- * SEARCH_WALK products, among many candidates, looks its text up in the search blob once and walks on with those
- * bits too: a common word fills a page within the first products, a rare one is found without testing every text. Even a query nothing
- * matches costs one pass over a list of numbers: about a millisecond at 100,000 products.
+ * A price range in a price order narrows the walk to its stretch. Even a query nothing matches costs one pass over
+ * a list of numbers: about a millisecond at 100,000 products. A search is answered by selectSearch (below).
  */
 export function selectList(index: CatalogueIndex, q: ProductListQuery): CatalogueEntry[] {
+  if (q.search !== undefined) return selectSearch(index, q, q.search);
+  if (q.sortBy === 'relevance') q = { ...q, sortBy: 'newest' }; // relevance without a search: the default order
   const filter = compileFilter(toMongoFilter(q));
-  const order = index.orders[q.sortBy];
+  const order = index.orders[q.sortBy as Exclude<ProductListQuery['sortBy'], 'relevance'>];
   const limit = q.limit > 0 ? q.limit : Infinity;
   const walk: Walk =
     filter.price && (q.sortBy === 'priceAsc' || q.sortBy === 'priceDesc')
       ? priceSpan(index, order, filter.price, q.sortBy === 'priceAsc')
       : { from: 0, to: order.items.length };
-  let bits = equalityBits(index, filter);
-  const candidates = bits ? countBits(bits) : index.size;
-  let needle = candidates > index.size * BLOB_WORTH ? filter.text?.needle : undefined;
+  const bits = equalityBits(index, filter);
   const found: CatalogueEntry[] = [];
   const slots = order.items;
   for (let i = walk.from; i < walk.to && found.length < limit; i++) {
-    if (needle !== undefined && i - walk.from === SEARCH_WALK) {
-      bits = withText(index, bits, needle);
-      needle = undefined;
-    }
     if (bits && !hasBit(bits, slots[i])) continue;
     const entry = index.at(slots[i]);
     if (filter.matches(entry)) found.push(entry);
@@ -121,4 +106,98 @@ export function selectNewArrivals(index: CatalogueIndex): CatalogueEntry[] {
 export function selectBestSeller(index: CatalogueIndex): CatalogueEntry | undefined {
   const [slot] = index.orders.bestSeller.items;
   return slot === undefined ? undefined : index.at(slot);
+}
+
+/** A product a search found: whether it matched as typed (exact), and its score. */
+interface Ranked {
+  readonly entry: CatalogueEntry;
+  exact: boolean;
+  readonly score: number;
+}
+
+const newestFirst = comparatorOf(ORDERS.newest);
+
+/** Exact matches first, then by score, then newest first (ties never shuffle). */
+function byRelevance(a: Ranked, b: Ranked): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  if (a.score !== b.score) return b.score - a.score;
+  return newestFirst(a.entry, b.entry);
+}
+
+/**
+ * Every product a search text finds, unordered: the full-text search's hits (typos, prefixes, team names; see
+ * product-search.ts), and every product whose name or description contains the text as typed, in any case —
+ * what the search has always promised, and what the database answers when the read model cannot (a substring
+ * inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
+ */
+function rankSearch(index: CatalogueIndex, search: string, substrings = true): Ranked[] {
+  const ranked = new Map<number, Ranked>();
+  const hits = index.search.search(search);
+  for (const hit of hits ?? []) {
+    const entry = index.get(hit.id);
+    if (entry) ranked.set(entry.slot, { entry, exact: hit.exact, score: hit.score });
+  }
+  // Suggestions skip the substrings while the index answers: a two-letter start is in most texts.
+  if (!substrings && hits) return [...ranked.values()];
+  const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
+  const needle = substring.text?.needle;
+  const candidates = needle !== undefined ? index.searchBlob().candidates(needle) : index.entries();
+  for (const entry of candidates) {
+    if (!substring.matches(entry)) continue;
+    const known = ranked.get(entry.slot);
+    if (known) known.exact = true;
+    else ranked.set(entry.slot, { entry, exact: true, score: 0 });
+  }
+  return [...ranked.values()];
+}
+
+/**
+ * GET /api/products with a search: the products it finds (rankSearch) that pass the other filters, by relevance
+ * (exact matches first) unless the query sorts otherwise, up to the limit.
+ */
+function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string): CatalogueEntry[] {
+  const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
+  const found = rankSearch(index, search).filter((r) => filter.matches(r.entry));
+  const limit = q.limit > 0 ? q.limit : found.length;
+  if (q.sortBy === 'relevance') return firstOf(found, limit, byRelevance).map((r) => r.entry);
+  return firstOf(
+    found.map((r) => r.entry),
+    limit,
+    comparatorOf(ORDERS[q.sortBy]),
+  );
+}
+
+/**
+ * The first `limit` items in the order, sorted: a page of a broad search (tens of thousands found at 100,000
+ * products) keeps the best few in a sorted buffer rather than sorting everything.
+ */
+export function firstOf<T>(items: T[], limit: number, compare: (a: T, b: T) => number): T[] {
+  if (limit * 8 >= items.length) return items.sort(compare).slice(0, limit);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === limit && compare(item, best[limit - 1]) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(best[mid], item) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    best.splice(low, 0, item);
+    if (best.length > limit) best.pop();
+  }
+  return best;
+}
+
+/**
+ * GET /api/products/suggest: the best matches of the text (the full-text search's; the substrings as typed only
+ * while it is being built), and the words it may have meant when none.
+ */
+export function selectSuggestions(
+  index: CatalogueIndex,
+  text: string,
+): { products: CatalogueEntry[]; didYouMean?: string } {
+  const found = firstOf(rankSearch(index, text, false), SUGGESTIONS_MAX, byRelevance);
+  if (found.length) return { products: found.map((r) => r.entry) };
+  return { products: [], didYouMean: index.search.didYouMean(text) };
 }

@@ -27,7 +27,11 @@ export class CatalogueReplica {
   /** The last catch-up queued, while it runs: readers wanting the same version share it, its answer or its failure. */
   private pending?: { version: number; caughtUp: Promise<CatalogueIndex> };
 
-  constructor(private readonly source: CatalogueSource) {}
+  /** `onSearchBuilt`: told when a loaded catalogue's full-text search is ready (built in the background when large). */
+  constructor(
+    private readonly source: CatalogueSource,
+    private readonly onSearchBuilt?: (index: CatalogueIndex) => void,
+  ) {}
 
   /** The index, once loaded; as of `version`. */
   get index(): CatalogueIndex | undefined {
@@ -63,7 +67,9 @@ export class CatalogueReplica {
       this.at = version;
     } else {
       const loaded = await this.source.loadAll(version);
-      this.current = new CatalogueIndex(loaded.entries);
+      this.current?.dispose();
+      const index = (this.current = new CatalogueIndex(loaded.entries));
+      void index.search.built.then(() => index.search.ready && this.onSearchBuilt?.(index));
       this.at = loaded.version;
     }
     return this.current!;

@@ -1,7 +1,7 @@
-import { selectBestSeller, selectList, selectNewArrivals, selectSimilar } from './catalogue-queries';
+import { selectBestSeller, selectList, selectNewArrivals, selectSimilar, selectSuggestions } from './catalogue-queries';
 import type { CatalogueIndex } from './catalogue-index';
 import type { ProductListQuery } from './product-query';
-import { listResponse, productResponse, type PublicResponse } from './public-response';
+import { listResponse, productResponse, suggestResponse, type PublicResponse } from './public-response';
 
 /** The public catalogue reads, each answering with an R. */
 export interface PublicReads<R> {
@@ -10,6 +10,8 @@ export interface PublicReads<R> {
   similar(id: string): R;
   newArrivals(): R;
   bestSeller(): R;
+  /** `text`: a parsed suggest query (parseSuggestQuery); undefined answers no suggestions. */
+  suggest(text: string | undefined): R;
 }
 
 /**
@@ -32,6 +34,11 @@ export function indexReads(index: CatalogueIndex): PublicReads<PublicResponse | 
     bestSeller() {
       const best = selectBestSeller(index);
       return best && productResponse(best, true);
+    },
+    suggest(text) {
+      if (text === undefined) return suggestResponse([]);
+      const { products, didYouMean } = selectSuggestions(index, text);
+      return suggestResponse(products, didYouMean);
     },
   };
 }

@@ -35,7 +35,8 @@ export interface ProductListQuery {
   minPricePence?: number;
   maxPricePence?: number;
   search?: string;
-  sortBy: 'priceAsc' | 'priceDesc' | 'popularity' | 'newest';
+  /** `relevance`: a search without a sort of its own (best matches first, see product-search.ts). */
+  sortBy: 'priceAsc' | 'priceDesc' | 'popularity' | 'newest' | 'relevance';
   /** 0 = no limit */
   limit: number;
 }
@@ -138,6 +139,7 @@ export function parseProductListQuery(raw: Record<string, unknown>): ProductList
 
   const sortBy = single(raw, 'sortBy');
   if (sortBy === 'priceAsc' || sortBy === 'priceDesc' || sortBy === 'popularity') q.sortBy = sortBy;
+  else if (q.search) q.sortBy = 'relevance';
 
   const limit = single(raw, 'limit');
   if (limit !== undefined) {
@@ -178,7 +180,10 @@ export const SIMILAR_ORDER: MongoSort = { rating: -1, soldCount: -1, _id: 1 };
 /** The best seller is the first of this order: most units sold; rating, then reviews, break ties. */
 export const BEST_SELLER_ORDER: MongoSort = { soldCount: -1, rating: -1, numReviews: -1, _id: 1 };
 
-/** Every order ends in a unique key, so equal prices or ratings never shuffle between requests. */
+/**
+ * Every order ends in a unique key, so equal prices or ratings never shuffle between requests. Relevance is the
+ * read model's (a score); the database, which has no such index, answers it newest first.
+ */
 export function toMongoSort(sortBy: ProductListQuery['sortBy']): MongoSort {
   switch (sortBy) {
     case 'priceAsc':
@@ -195,4 +200,24 @@ export function toMongoSort(sortBy: ProductListQuery['sortBy']): MongoSort {
 /** A stable text form of the query, for cache keys. */
 export function cacheKeyOf(q: ProductListQuery): string {
   return JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+export const SUGGEST_MIN_LENGTH = 2;
+export const SUGGEST_MAX_LENGTH = 100;
+export const SUGGESTIONS_MAX = 8;
+
+/**
+ * The `q` of GET /api/products/suggest, trimmed; undefined when it is shorter than SUGGEST_MIN_LENGTH (nothing
+ * to suggest yet: an empty answer, not an error). A repeated or bracketed `q`, or one over SUGGEST_MAX_LENGTH
+ * characters, is a QueryError.
+ */
+export function parseSuggestQuery(raw: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(raw)) if (/^q\[/.test(key)) throw new QueryError('Invalid q');
+  const value = raw.q;
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) throw new QueryError('Give q only once');
+  if (typeof value !== 'string') throw new QueryError('Invalid q');
+  const q = value.trim();
+  if (q.length > SUGGEST_MAX_LENGTH) throw new QueryError(`q must be at most ${SUGGEST_MAX_LENGTH} characters`);
+  return [...q].length < SUGGEST_MIN_LENGTH ? undefined : q;
 }

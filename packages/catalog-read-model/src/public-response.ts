@@ -1,4 +1,4 @@
-import type { ProductJson } from '@shop/contracts';
+import type { ProductJson, ProductSuggestionJson, ProductSuggestionsJson } from '@shop/contracts';
 import { createHash } from 'node:crypto';
 import { surrogateKeysOf } from './surrogate-keys';
 import { etagOf, type CatalogueEntry } from './catalogue-entry';
@@ -17,6 +17,8 @@ export interface PublicResponse {
   body: Buffer;
   etag: string;
   surrogateKeys?: string;
+  /** How long a shared cache may keep it, when not PUBLIC_SURROGATE_CONTROL. */
+  surrogateControl?: string;
 }
 
 /** What answers are assembled from: a product's id, its JSON bytes and their ETag. */
@@ -59,4 +61,32 @@ export function listResponse(products: readonly ProductBytes[], dependsOnSales =
     etag: `"${createHash('sha1').update(etags.join('')).digest('base64url')}"`,
     surrogateKeys,
   };
+}
+
+/**
+ * Suggestions change with a product's name, price or picture, which only edits change (and every edit purges the
+ * whole cache in front), never with its stock: so a shared cache may keep them a minute.
+ */
+export const SUGGEST_SURROGATE_CONTROL = 'max-age=60';
+
+function suggestionOf(product: ProductBytes): ProductSuggestionJson {
+  const json = JSON.parse(product.body.toString('utf8')) as ProductJson;
+  return {
+    name: json.name,
+    team: json.brand,
+    price: json.price,
+    thumbnail: json.images?.[0]?.url ?? null,
+    url: `/product/${json._id}`,
+  };
+}
+
+/**
+ * GET /api/products/suggest's answer (ProductSuggestionsJson). It names no surrogate key (an empty header, not none):
+ * a stock write, which purges the responses showing that product, changes nothing a suggestion shows; an edit,
+ * which may, drops the whole cache in front.
+ */
+export function suggestResponse(products: readonly ProductBytes[], didYouMean?: string): PublicResponse {
+  const answer: ProductSuggestionsJson = { suggestions: products.map(suggestionOf), didYouMean: didYouMean ?? null };
+  const body = Buffer.from(JSON.stringify(answer), 'utf8');
+  return { body, etag: etagOf(body), surrogateKeys: '', surrogateControl: SUGGEST_SURROGATE_CONTROL };
 }

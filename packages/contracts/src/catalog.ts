@@ -53,6 +53,26 @@ export const BRANDS = [
 ] as const;
 export type Brand = (typeof BRANDS)[number];
 
+/** One answer of GET /api/products/suggest: what the header search shows as you type. */
+export interface ProductSuggestionJson {
+  name: string;
+  /** The product's team (its brand). */
+  team: string;
+  /** GBP, as ProductJson's price. */
+  price: number;
+  /** The first image's URL, or null for a product without one. */
+  thumbnail: string | null;
+  /** The product page's path in the shop (`/product/<id>`). */
+  url: string;
+}
+
+/** GET /api/products/suggest?q=: up to 8 suggestions, best first; when none, what the shopper may have meant. */
+export interface ProductSuggestionsJson {
+  suggestions: ProductSuggestionJson[];
+  /** Only when nothing matched and a close spelling would: the words to search for instead. */
+  didYouMean: string | null;
+}
+
 export const SORT_OPTIONS = ['priceAsc', 'priceDesc', 'popularity'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
 

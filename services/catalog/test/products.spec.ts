@@ -73,7 +73,8 @@ describe('catalog: public product reads', () => {
       ['?search=crest', ['F']],
       ['?search=(', ['E']],
       ['?search=.*', []],
-      ['?search=women%27s', ['B', 'F', 'H', 'L']],
+      // relevance (a search without a sort): the shorter names, where the word weighs more, first
+      ['?search=women%27s', ['H', 'L', 'B', 'F']],
       ['?category=Top%20Wear&gender=Women&color=Pink', ['B']],
       ['?unknownKey=x&page=2', ALL_PUBLISHED],
       ['?limit=3', ['A', 'B', 'C']],

@@ -96,3 +96,38 @@ describe('collection page: the Filters button (small screens)', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });
+
+describe('collection page: a search that finds nothing', () => {
+  it('says "Did you mean …" with a link to that search, the other filters kept', async () => {
+    const calls = fakeApi({
+      'GET /api/products': (call) => ({ body: call.params?.search === 'packers hoodie' ? [aProduct()] : [] }),
+      'GET /api/products/suggest': { body: { suggestions: [], didYouMean: 'packers hoodie' } },
+    });
+    renderWithProviders(<CollectionPage />, {
+      route: '/collections/all?search=pakkers+hodiee&gender=Men',
+      path: '/collections/:collection',
+    });
+    await screen.findByText('No Products found.');
+    const link = await screen.findByRole('link', { name: 'packers hoodie' });
+    expect(link.closest('p')).toHaveTextContent('Did you mean packers hoodie?');
+    expect(calls.find((c) => c.url === '/api/products/suggest')?.params).toEqual({ q: 'pakkers hodiee' });
+    await userEvent.setup().click(link);
+    expect(location()).toBe('/collections/all?search=packers+hoodie&gender=Men');
+    await screen.findAllByText("Green Bay Packers Men's Home Game Jersey");
+    expect(screen.queryByText(/Did you mean/)).not.toBeInTheDocument();
+  });
+
+  it('says nothing more when the catalog has no better spelling', async () => {
+    const calls = fakeApi({
+      'GET /api/products': { body: [] },
+      'GET /api/products/suggest': { body: { suggestions: [], didYouMean: null } },
+    });
+    renderWithProviders(<CollectionPage />, {
+      route: '/collections/all?search=qqqq',
+      path: '/collections/:collection',
+    });
+    await screen.findByText('No Products found.');
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/products/suggest')).toBe(true));
+    expect(screen.queryByText(/Did you mean/)).not.toBeInTheDocument();
+  });
+});

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useDeferredSelector } from '@/app/hooks';
 import { LazyDrawer, loadDrawer } from '@/components/LazyDrawer';
@@ -14,9 +14,14 @@ import {
 } from '@/features/catalog/filters';
 import { ProductGrid } from '@/features/catalog/ProductGrid';
 import { SortOptions } from '@/features/catalog/SortOptions';
+import { reloadForNewBuild } from '@/lib/reload';
 import { usePageMeta } from '@/lib/usePageMeta';
 
 const FILTERS_ID = 'filters-panel';
+/** Shown only under a search that found nothing: not in the page's first JS. */
+const DidYouMean = lazy(() =>
+  import('@/features/catalog/DidYouMean').catch((error: unknown) => reloadForNewBuild(error)),
+);
 /** How long a change of the filters waits before the list is asked for (a moving price slider settles). */
 export const SETTLE_MS = 120;
 
@@ -106,6 +111,11 @@ export default function CollectionPage() {
           error={status === 'failed' ? error : null}
           cardHeadingLevel={2}
         />
+        {filters.search && status === 'succeeded' && !products.length && (
+          <Suspense fallback={null}>
+            <DidYouMean search={filters.search} />
+          </Suspense>
+        )}
       </div>
     </div>
   );

@@ -1,5 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
-import { QueryError, parseProductListQuery as parseQuery, type ProductListQuery } from '@shop/catalog-read-model';
+import {
+  QueryError,
+  parseProductListQuery as parseQuery,
+  parseSuggestQuery as parseSuggest,
+  type ProductListQuery,
+} from '@shop/catalog-read-model';
 
 /** A QueryError (a malformed query) as the 400 the service's error filter answers; anything else as it is. */
 export function asHttpError(err: unknown): unknown {
@@ -13,6 +18,15 @@ export function asHttpError(err: unknown): unknown {
 export function parseProductListQuery(raw: Record<string, unknown>): ProductListQuery {
   try {
     return parseQuery(raw);
+  } catch (err) {
+    throw asHttpError(err);
+  }
+}
+
+/** The `q` of GET /api/products/suggest (undefined: too short to suggest anything); BadRequestException for bad input. */
+export function parseSuggestQuery(raw: Record<string, unknown>): string | undefined {
+  try {
+    return parseSuggest(raw);
   } catch (err) {
     throw asHttpError(err);
   }

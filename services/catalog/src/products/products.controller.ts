@@ -6,8 +6,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicReads } from '../read-model/public-reads';
 import { sendPublic } from '../read-model/public-response';
 import { UpdateProductDto } from './dto/product.dto';
-import { ProductBody } from './dto/product.response';
-import { parseProductListQuery } from './product-query';
+import { ProductBody, ProductSuggestionsBody } from './dto/product.response';
+import { parseProductListQuery, parseSuggestQuery } from './product-query';
 import { ProductsService } from './products.service';
 
 export const productId = new ParseObjectIdPipe('product');
@@ -27,7 +27,12 @@ const ApiProductFilters = () =>
     text('brand', 'Comma-separated list, any matches'),
     ApiQuery({ name: 'minPrice', required: false, schema: { type: 'number', minimum: 0 }, description: 'GBP' }),
     ApiQuery({ name: 'maxPrice', required: false, schema: { type: 'number', minimum: 0 }, description: 'GBP' }),
-    text('search', 'Case-insensitive substring of name or description'),
+    text(
+      'search',
+      'Words of the name, team or description, forgiving one typo a word and matching word starts ("pack" → Packers) ' +
+        'and team nicknames ("niners"); every product containing the text as typed too. Without sortBy: exact matches ' +
+        'first, then by relevance. Over 100 characters: cut',
+    ),
     ApiQuery({
       name: 'sortBy',
       required: false,
@@ -62,6 +67,20 @@ export class ProductsController {
   @ApiErrors({ 400: 'A malformed filter value' })
   async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     sendPublic(req, reply, await this.reads.list(parseProductListQuery(req.query as Record<string, unknown>)));
+  }
+
+  @Get('suggest')
+  @ApiOperation({
+    summary: 'Up to 8 products for a search as it is typed, best first; "did you mean" when none',
+    description:
+      'Found as GET /api/products?search= finds them (typos, word starts, team nicknames). A q shorter than 2 ' +
+      'characters answers no suggestions. Cacheable for a minute by a shared cache.',
+  })
+  @ApiQuery({ name: 'q', required: false, schema: { type: 'string', maxLength: 100 } })
+  @ApiOkResponse({ type: ProductSuggestionsBody })
+  @ApiErrors({ 400: 'q over 100 characters, repeated, or not a string' })
+  async suggest(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    sendPublic(req, reply, await this.reads.suggest(parseSuggestQuery(req.query as Record<string, unknown>)));
   }
 
   @Get('new-arrivals')

@@ -52,7 +52,12 @@ export class CatalogueReadModel {
         return docs.map(entryOf);
       },
     };
-    this.replica = new CatalogueReplica(source);
+    this.replica = new CatalogueReplica(source, (index) => {
+      if (index.search.size)
+        this.logger.log(
+          `search index built: ${index.search.size} products in ${Math.round(index.search.buildMs ?? 0)} ms`,
+        );
+    });
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { indexReads, type ProductListQuery } from '@shop/catalog-read-model';
+import { indexReads, SUGGESTIONS_MAX, type ProductListQuery } from '@shop/catalog-read-model';
 import { NO_BEST_SELLER, PRODUCT_NOT_FOUND, ProductsService } from '../products/products.service';
 import { CatalogueReadModel } from './catalogue-read-model';
-import { listResponse, productBytesOf, productResponse, type PublicResponse } from './public-response';
+import { listResponse, productBytesOf, productResponse, suggestResponse, type PublicResponse } from './public-response';
 
 function found(response: PublicResponse | undefined, notFound: string): PublicResponse {
   if (!response) throw new NotFoundException(notFound);
@@ -44,6 +44,20 @@ export class PublicReads {
     const index = await this.model.current();
     if (!index) return listResponse((await this.database.newArrivals()).map(productBytesOf));
     return indexReads(index).newArrivals()!;
+  }
+
+  /**
+   * Suggestions for a parsed suggest query (undefined: too short, none). Without the read model, the database's
+   * substring search, newest first, stands in: no typos, no "did you mean".
+   */
+  async suggest(text: string | undefined): Promise<PublicResponse> {
+    if (text === undefined) return suggestResponse([]);
+    const index = await this.model.current();
+    if (!index) {
+      const found = await this.database.list({ search: text, sortBy: 'newest', limit: SUGGESTIONS_MAX });
+      return suggestResponse(found.map(productBytesOf));
+    }
+    return indexReads(index).suggest(text)!;
   }
 
   async bestSeller(): Promise<PublicResponse> {

@@ -12,6 +12,7 @@ export {
   listResponse,
   productBytesOf,
   productResponse,
+  suggestResponse,
   type ProductBytes,
   type PublicResponse,
 } from '@shop/catalog-read-model';
@@ -34,7 +35,7 @@ export function sendPublic(req: FastifyRequest, reply: FastifyReply, response: P
     void reply.status(304).send();
     return;
   }
-  void reply.header('Surrogate-Control', PUBLIC_SURROGATE_CONTROL);
+  void reply.header('Surrogate-Control', response.surrogateControl ?? PUBLIC_SURROGATE_CONTROL);
   if (response.surrogateKeys !== undefined) void reply.header(SURROGATE_KEY_HEADER, response.surrogateKeys);
   void reply.status(200).type(PUBLIC_CONTENT_TYPE).send(response.body);
 }

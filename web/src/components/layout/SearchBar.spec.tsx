@@ -21,10 +21,10 @@ describe('header search by keyboard', () => {
     await user.tab();
     expect(screen.getByRole('button', { name: 'Search products' })).toHaveFocus();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveFocus();
+    expect(await screen.findByRole('combobox', { name: 'Search products' })).toHaveFocus();
 
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Search products' })).toHaveFocus();
   });
 
@@ -32,6 +32,7 @@ describe('header search by keyboard', () => {
     renderWithProviders(<Page />);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Search products' }));
+    await screen.findByRole('combobox');
     await user.tab(); // the submit button
     await user.tab();
     expect(screen.getByRole('button', { name: 'Close search' })).toHaveFocus();
@@ -43,6 +44,7 @@ describe('header search by keyboard', () => {
     renderWithProviders(<Page />, { route: '/collections/all' });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Search products' }));
+    await screen.findByRole('combobox');
     await user.keyboard('jersey{Enter}');
     expect(screen.getByTestId('location')).toHaveTextContent('/collections/all?search=jersey');
     expect(screen.getByRole('main')).toHaveFocus();

@@ -1,37 +1,34 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { IconClose, IconSearch } from '@/components/icons';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { IconSearch } from '@/components/icons';
+import { reloadForNewBuild } from '@/lib/reload';
 
-/** The header's expandable search: goes to /collections/all?search=… (docs/product.md#header). */
+/** The open search's code, fetched when the shopper goes for the button (pointer over it, keyboard focus on it). */
+export const loadSearchForm = () => import('./SearchForm').catch((error: unknown) => reloadForNewBuild(error));
+const SearchForm = lazy(loadSearchForm);
+
+/**
+ * The header's expandable search: goes to /collections/all?search=… (docs/product.md#header), suggesting products as the shopper types
+ * (SearchForm, whose code is not in the first route's JS: it loads when the button is first pointed at or
+ * focused, before it is pressed).
+ */
 export function SearchBar() {
   const [open, setOpen] = useState(false);
-  const [text, setText] = useState('');
-  const input = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   /**
    * Where focus goes when the form closes, rather than to the document with the form's fields: back to the button
-   * (Escape, Close search), or to the main area that shows the results (a search).
+   * (Escape, Close search), or to the main area that shows the results (a search, a product).
    */
   const refocus = useRef<'button' | 'results' | null>(null);
-  const navigate = useNavigate();
 
   useEffect(() => {
-    if (open) input.current?.focus();
-    else if (refocus.current === 'button') opener.current?.focus();
+    if (open) return;
+    if (refocus.current === 'button') opener.current?.focus();
     else if (refocus.current === 'results') document.getElementById('main')?.focus({ preventScroll: true });
     refocus.current = null;
   }, [open]);
 
-  const close = () => {
-    refocus.current = 'button';
-    setOpen(false);
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const term = text.trim();
-    navigate(term ? `/collections/all?search=${encodeURIComponent(term)}` : '/collections/all');
-    refocus.current = 'results';
+  const closeTo = (target: 'button' | 'results') => () => {
+    refocus.current = target;
     setOpen(false);
   };
 
@@ -41,6 +38,8 @@ export function SearchBar() {
         ref={opener}
         type="button"
         onClick={() => setOpen(true)}
+        onPointerEnter={() => void loadSearchForm()}
+        onFocus={() => void loadSearchForm()}
         className="rounded p-2 text-gray-700 hover:bg-gray-100 hover:text-black"
         aria-label="Search products"
         aria-expanded="false"
@@ -50,42 +49,8 @@ export function SearchBar() {
     );
   }
   return (
-    <form
-      role="search"
-      onSubmit={submit}
-      onKeyDown={(e) => e.key === 'Escape' && close()}
-      className="absolute inset-x-0 top-0 z-40 flex h-full items-center gap-2 bg-white px-4"
-    >
-      <div className="relative mx-auto flex w-full max-w-xl items-center">
-        <label htmlFor="site-search" className="sr-only">
-          Search products
-        </label>
-        <input
-          ref={input}
-          id="site-search"
-          type="search"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="Search jerseys, caps, balls…"
-          maxLength={100}
-          className="w-full rounded-lg bg-gray-100 py-2 pr-12 pl-4 text-base placeholder:text-gray-600"
-        />
-        <button
-          type="submit"
-          className="absolute right-2 rounded p-1 text-gray-700 hover:text-black"
-          aria-label="Search"
-        >
-          <IconSearch className="h-5 w-5" />
-        </button>
-      </div>
-      <button
-        type="button"
-        onClick={close}
-        className="rounded p-2 text-gray-700 hover:bg-gray-100"
-        aria-label="Close search"
-      >
-        <IconClose className="h-6 w-6" />
-      </button>
-    </form>
+    <Suspense fallback={<div className="absolute inset-x-0 top-0 z-40 h-full bg-white" />}>
+      <SearchForm onClose={closeTo('button')} onDone={closeTo('results')} />
+    </Suspense>
   );
 }

@@ -9,6 +9,8 @@ import {
   type LowStockJson,
   type LowStockVariantJson,
   type ProductJson,
+  type ProductSuggestionJson,
+  type ProductSuggestionsJson,
   type UploadResponse,
   type VariantJson,
 } from '@shop/contracts';
@@ -80,4 +82,27 @@ export class LowStockVariantBody implements LowStockVariantJson {
 export class LowStockBody implements LowStockJson {
   @ApiProperty({ type: 'integer', example: 5 }) threshold!: number;
   @ApiProperty({ type: [LowStockVariantBody], description: 'Lowest stock first' }) variants!: LowStockVariantBody[];
+}
+
+/** One suggestion of GET /api/products/suggest. */
+export class ProductSuggestionBody implements ProductSuggestionJson {
+  @ApiProperty({ example: "Green Bay Packers Men's Sideline Fleece Hoodie" }) name!: string;
+  @ApiProperty({ description: "The product's team (its brand)", example: 'Green Bay Packers' }) team!: string;
+  @ApiProperty({ description: 'GBP, at most two decimals', example: 64.99 }) price!: number;
+  @ApiProperty({ type: String, nullable: true, description: "The first image's URL" }) thumbnail!: string | null;
+  @ApiProperty({ description: 'The product page in the shop', example: '/product/665f1c2ab7e4a1c3d2e0f9a1' })
+  url!: string;
+}
+
+/** GET /api/products/suggest's answer. */
+export class ProductSuggestionsBody implements ProductSuggestionsJson {
+  @ApiProperty({ type: [ProductSuggestionBody], description: 'Up to 8, best first' })
+  suggestions!: ProductSuggestionBody[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Only when nothing matched and a close spelling would: the words to search for instead',
+    example: 'packers hoodie',
+  })
+  didYouMean!: string | null;
 }
