@@ -5,7 +5,7 @@ import { useAppDispatch, useAppStore, useDeferredSelector } from '@/app/hooks';
 import { cameWithPage } from '@/app/pageData';
 import { fetchProductDetails, fetchSimilarProducts } from '@/features/catalog/catalogSlice';
 import { ProductDetails } from '@/features/catalog/ProductDetails';
-import { ProductGrid } from '@/features/catalog/ProductGrid';
+import type { ProductGridProps } from '@/features/catalog/ProductGrid';
 import { useOrigin } from '@/lib/origin';
 import { STORE_NAME } from '@/lib/shop';
 import { usePageMeta } from '@/lib/usePageMeta';
@@ -24,6 +24,18 @@ const ProductReviews = lazy<ComponentType<{ product: ProductJson }>>(() =>
 const ProductExtras = lazy<ComponentType<{ product: ProductJson; size: string; color: string }>>(() =>
   import('@/features/catalog/ProductExtras').catch(() => ({ default: () => null })),
 );
+
+/**
+ * "You May Also Like" is below the fold: its grid's code (shared with the landing pages) is not in this route's first
+ * JS, and loads once the page has hydrated, while the similar products are being fetched.
+ */
+const SimilarGrid = lazy<ComponentType<ProductGridProps>>(() =>
+  import('@/features/catalog/ProductGrid').then(
+    (m) => ({ default: m.ProductGrid }),
+    () => ({ default: () => null }),
+  ),
+);
+const LOADING = <p className="py-8 text-center text-gray-600">Loading...</p>;
 
 function useHydrated(): boolean {
   const [mounted, setMounted] = useState(false);
@@ -122,12 +134,18 @@ export default function ProductPage() {
           <h2 id="similar" className="mb-8 text-center text-2xl font-semibold">
             You May Also Like
           </h2>
-          <ProductGrid
-            products={similar.data}
-            loading={similar.status === 'loading'}
-            error={similar.status === 'failed' ? similar.error : null}
-            eager={0}
-          />
+          {hydrated ? (
+            <Suspense fallback={LOADING}>
+              <SimilarGrid
+                products={similar.data}
+                loading={similar.status === 'loading'}
+                error={similar.status === 'failed' ? similar.error : null}
+                eager={0}
+              />
+            </Suspense>
+          ) : (
+            LOADING
+          )}
         </section>
       )}
     </div>

@@ -96,7 +96,7 @@ function useCardsShown(products: ProductJson[], more: RefObject<HTMLElement | nu
   return { shown: Math.min(count, products.length), showMore };
 }
 
-interface ProductGridProps {
+export interface ProductGridProps {
   products: ProductJson[];
   loading?: boolean;
   error?: string | null;
