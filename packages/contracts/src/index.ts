@@ -9,5 +9,6 @@ export * from './events';
 export * from './identity';
 export * from './messaging';
 export * from './orders';
+export * from './returns';
 export * from './reviews';
 export * from './services';

@@ -38,6 +38,8 @@ export const PATTERNS = {
   checkout: {
     /** RefundOrderPaymentRequest → RefundOrderPaymentResponse; one refund per PayPal payment, however often asked */
     refundOrderPayment: 'checkout.payments.refund',
+    /** RefundReturnRequest → RefundReturnResponse; one partial refund per return, however often asked */
+    refundReturn: 'checkout.payments.refund-return',
   },
   orders: {
     /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */
