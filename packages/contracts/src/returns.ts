@@ -108,9 +108,7 @@ export const RETURN_MESSAGES = {
   duplicateLine: (line: number) => `Line ${line} is listed twice`,
   badQuantity: 'Each quantity must be a whole number of at least 1',
   tooMany: (name: string, left: number) =>
-    left === 0
-      ? `${name} has been returned already`
-      : `You can return at most ${left} of ${name}`,
+    left === 0 ? `${name} has been returned already` : `You can return at most ${left} of ${name}`,
   badReason: `Choose a reason: ${RETURN_REASONS.join(', ')}`,
   badComment: `The comment must be text of at most ${RETURN_COMMENT_MAX} characters`,
   badStatus: `Invalid status: one of ${ADMIN_RETURN_STATUSES.join(', ')}`,

@@ -214,7 +214,13 @@ describe('orders: returns and partial refunds', () => {
     expect(rejected.status).toBe(200);
     const second = await ask(
       order._id,
-      { lines: [{ line: lineA, quantity: 1 }, { line: lineB, quantity: 1 }], reason: 'Not as described' },
+      {
+        lines: [
+          { line: lineA, quantity: 1 },
+          { line: lineB, quantity: 1 },
+        ],
+        reason: 'Not as described',
+      },
       buyerToken,
     );
     expect(second.status).toBe(201);
@@ -229,8 +235,9 @@ describe('orders: returns and partial refunds', () => {
       expect((await decide(order._id, r._id, { status: 'Approved' })).status).toBe(200);
       expect((await decide(order._id, r._id, { status: 'Received', restock: [] })).status).toBe(200);
     }
-    await waitFor('both refunded', async () =>
-      (await returnsOf(order._id)).filter((r) => r.status === 'Refunded').length === 2,
+    await waitFor(
+      'both refunded',
+      async () => (await returnsOf(order._id)).filter((r) => r.status === 'Refunded').length === 2,
     );
     const paid = atPayPal(paypalOrderId);
     expect(paid.captureStatus).toBe('REFUNDED');
@@ -256,9 +263,9 @@ describe('orders: returns and partial refunds', () => {
         status: 409,
         message: RETURN_MESSAGES.overPaid,
       });
-      await expect(
-        rpc.send(PATTERNS.checkout.refundReturn, { ...req, amountPence: { $gt: 0 } }),
-      ).rejects.toMatchObject({ status: 400 });
+      await expect(rpc.send(PATTERNS.checkout.refundReturn, { ...req, amountPence: { $gt: 0 } })).rejects.toMatchObject(
+        { status: 400 },
+      );
     } finally {
       await rpc.onApplicationShutdown();
     }
@@ -267,7 +274,11 @@ describe('orders: returns and partial refunds', () => {
 
   it('a refund PayPal refuses leaves the return Received with the reason for the admin, and is tried again until it is made, once', async () => {
     const { order, lineB, paypalOrderId, buyerToken } = await delivered();
-    const asked = await ask(order._id, { lines: [{ line: lineB, quantity: 1 }], reason: 'Arrived damaged' }, buyerToken);
+    const asked = await ask(
+      order._id,
+      { lines: [{ line: lineB, quantity: 1 }], reason: 'Arrived damaged' },
+      buyerToken,
+    );
     const ret = (asked.body as OrderJson).returns![0];
     await decide(order._id, ret._id, { status: 'Approved' });
     shop.paypal.setMode('refund-refused');
@@ -303,7 +314,13 @@ describe('orders: returns and partial refunds', () => {
       {},
       { ...body, lines: [] },
       { ...body, lines: [{ line: 9, quantity: 1 }] },
-      { ...body, lines: [{ line: lineA, quantity: 1 }, { line: lineA, quantity: 1 }] },
+      {
+        ...body,
+        lines: [
+          { line: lineA, quantity: 1 },
+          { line: lineA, quantity: 1 },
+        ],
+      },
       { ...body, lines: [{ line: lineA, quantity: 0 }] },
       { ...body, lines: [{ line: '0', quantity: 1 }] },
       { ...body, lines: 'all' },

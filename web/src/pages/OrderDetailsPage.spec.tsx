@@ -221,7 +221,18 @@ describe('order details', () => {
             _id: '65c000000000000000000001',
             status: 'Refunded',
             reason: 'Too small',
-            lines: [{ line: 0, productId: 'p', name: 'Jersey', image: '', size: 'M', color: 'Green', quantity: 1, refund: 18 }],
+            lines: [
+              {
+                line: 0,
+                productId: 'p',
+                name: 'Jersey',
+                image: '',
+                size: 'M',
+                color: 'Green',
+                quantity: 1,
+                refund: 18,
+              },
+            ],
             amount: 18,
             refund: { id: 'R1', amount: 18 },
             steps: [

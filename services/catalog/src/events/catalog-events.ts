@@ -30,7 +30,8 @@ export class CatalogEvents implements OnModuleInit {
         [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
         [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
         // A received return: the units the admin restocked go back on sale, once per return.
-        [EVENTS.orders.returnStatusChanged]: (event) => this.stock.restockReturn(event.data as ReturnStatusChangedEvent),
+        [EVENTS.orders.returnStatusChanged]: (event) =>
+          this.stock.restockReturn(event.data as ReturnStatusChangedEvent),
         [EVENTS.orders.orderStatusChanged]: async (event) => {
           await this.reviews.recordDelivery(event.data as OrderStatusChangedEvent);
         },

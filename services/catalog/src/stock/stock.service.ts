@@ -591,7 +591,10 @@ export class StockService implements OnModuleInit {
     lines: Array<VariantKey & { quantity: number; restock: boolean }>,
   ): Promise<boolean> {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-      const product = await this.products.findById(productId, { holds: 0, returnedCheckouts: 0 }).lean<LeanProduct>().exec();
+      const product = await this.products
+        .findById(productId, { holds: 0, returnedCheckouts: 0 })
+        .lean<LeanProduct>()
+        .exec();
       if (!product || product.restockedReturns?.includes(returnId)) return false;
       const variants = variantsOf(product);
       const moves = lines.map((l) => {
@@ -606,7 +609,9 @@ export class StockService implements OnModuleInit {
       );
       if (written) {
         for (const l of lost)
-          this.logger.warn(`return ${returnId}: ${l.stock} unit(s) of ${variantLabel(product.name, l)} not restocked: the product no longer has that variant`);
+          this.logger.warn(
+            `return ${returnId}: ${l.stock} unit(s) of ${variantLabel(product.name, l)} not restocked: the product no longer has that variant`,
+          );
         return true;
       }
     }

@@ -33,7 +33,10 @@ export class Payment {
    * The partial refunds of its order's returns (issue 38), one per return: PayPal's refund id and what it gave back
    * (pence). With `refundedPence` of a full refund, never more than `amountPence` in all.
    */
-  @Prop({ type: [{ _id: false, returnId: String, refundId: String, amountPence: Number, at: Date }], default: undefined })
+  @Prop({
+    type: [{ _id: false, returnId: String, refundId: String, amountPence: Number, at: Date }],
+    default: undefined,
+  })
   returnRefunds?: Array<{ returnId: string; refundId: string; amountPence: number; at: Date }>;
   createdAt!: Date;
   updatedAt!: Date;

@@ -104,7 +104,12 @@ export class OrderRefundsService {
       const made = payment.returnRefunds?.find((r) => r.returnId === req.returnId);
       if (made) {
         this.outcomes.inc({ outcome: 'repeated' });
-        return { refunded: true, refundId: made.refundId, amountPence: made.amountPence, currency: payment.details.currency };
+        return {
+          refunded: true,
+          refundId: made.refundId,
+          amountPence: made.amountPence,
+          currency: payment.details.currency,
+        };
       }
       const refunded =
         (payment.status === 'refunded' ? (payment.refundedPence ?? payment.amountPence) : 0) +
@@ -131,7 +136,10 @@ export class OrderRefundsService {
         partial: true,
       });
       if (!verified.ok) {
-        this.logger.error({ ...req, refundId: answer.id, reason: verified.reason }, 'return refund not confirmed by PayPal');
+        this.logger.error(
+          { ...req, refundId: answer.id, reason: verified.reason },
+          'return refund not confirmed by PayPal',
+        );
         throw new HttpException({ statusCode: 502, message: CHECKOUT_MESSAGES.refundNotVerified }, 502);
       }
       // Conditional on the return not being recorded: a record is never written twice, whatever ran beside it.
@@ -140,7 +148,12 @@ export class OrderRefundsService {
           { _id: payment._id, 'returnRefunds.returnId': { $ne: req.returnId } },
           {
             $push: {
-              returnRefunds: { returnId: req.returnId, refundId: answer.id, amountPence: verified.amountPence, at: new Date() },
+              returnRefunds: {
+                returnId: req.returnId,
+                refundId: answer.id,
+                amountPence: verified.amountPence,
+                at: new Date(),
+              },
             },
           },
         )

@@ -70,10 +70,13 @@ describe('paidPerLine', () => {
   it('adds up to what was paid', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ pricePence: fc.integer({ min: 0, max: 100_000 }), quantity: fc.integer({ min: 1, max: 9 }) }), {
-          minLength: 1,
-          maxLength: 10,
-        }),
+        fc.array(
+          fc.record({ pricePence: fc.integer({ min: 0, max: 100_000 }), quantity: fc.integer({ min: 1, max: 9 }) }),
+          {
+            minLength: 1,
+            maxLength: 10,
+          },
+        ),
         fc.double({ min: 0, max: 1, noNaN: true }),
         (lines, fraction) => {
           const sum = lines.reduce((a, l) => a + l.pricePence * l.quantity, 0);

@@ -1,9 +1,4 @@
-import {
-  EVENTS,
-  toPounds,
-  type ReturnStatus,
-  type ReturnStatusChangedEvent,
-} from '@shop/contracts';
+import { EVENTS, toPounds, type ReturnStatus, type ReturnStatusChangedEvent } from '@shop/contracts';
 import { outboxEntry, type OutboxEntry } from '@shop/nest-common';
 import type { LeanOrder } from '../orders/order.schema';
 import type { OrderReturn } from './return.schema';
@@ -16,7 +11,13 @@ import type { OrderReturn } from './return.schema';
 export function returnStatusChangedEvent(
   order: LeanOrder,
   ret: OrderReturn,
-  step: { status: ReturnStatus; previousStatus?: ReturnStatus; at: Date; note?: string; refund?: { amountPence: number; currency: string } },
+  step: {
+    status: ReturnStatus;
+    previousStatus?: ReturnStatus;
+    at: Date;
+    note?: string;
+    refund?: { amountPence: number; currency: string };
+  },
 ): OutboxEntry<ReturnStatusChangedEvent> {
   const data: ReturnStatusChangedEvent = {
     orderId: String(order._id),
@@ -41,7 +42,11 @@ export function returnStatusChangedEvent(
     ...(step.refund ? { refund: { amount: toPounds(step.refund.amountPence), currency: step.refund.currency } } : {}),
   };
   return {
-    ...outboxEntry(EVENTS.orders.returnStatusChanged, data, `${EVENTS.orders.returnStatusChanged}:${ret._id}:${step.status}`),
+    ...outboxEntry(
+      EVENTS.orders.returnStatusChanged,
+      data,
+      `${EVENTS.orders.returnStatusChanged}:${ret._id}:${step.status}`,
+    ),
     occurredAt: step.at,
   };
 }

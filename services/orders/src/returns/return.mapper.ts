@@ -49,9 +49,11 @@ export function toReturnJson(r: OrderReturn): OrderReturnJson {
 }
 
 /** What the order's returns add to its JSON: the returns, what they refunded, until when one can be asked for. */
-export function returnsJsonOf(
-  o: Pick<LeanOrder, 'returns' | 'status' | 'deliveredAt'>,
-): { returns?: OrderReturnJson[]; refunded?: number; returnableUntil?: string } {
+export function returnsJsonOf(o: Pick<LeanOrder, 'returns' | 'status' | 'deliveredAt'>): {
+  returns?: OrderReturnJson[];
+  refunded?: number;
+  returnableUntil?: string;
+} {
   const refundedPence = (o.returns ?? []).reduce((sum, r) => sum + (r.refund?.amountPence ?? 0), 0);
   return {
     ...(o.returns?.length ? { returns: o.returns.map(toReturnJson) } : {}),

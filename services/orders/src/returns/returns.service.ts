@@ -186,8 +186,7 @@ export class ReturnsService {
       const next: OrderReturn = {
         ...ret,
         status: dto.status,
-        lines:
-          dto.status === 'Received' ? ret.lines.map((l) => ({ ...l, restock: restock.has(l.line) })) : ret.lines,
+        lines: dto.status === 'Received' ? ret.lines.map((l) => ({ ...l, restock: restock.has(l.line) })) : ret.lines,
         steps: [...ret.steps, { status: dto.status, at: now, by, ...(note ? { note } : {}) }],
         updatedAt: now,
       };
@@ -231,20 +230,21 @@ export class ReturnsService {
     let answer: RefundReturnResponse;
     if (ret.refundPence === 0) answer = { refunded: true, refundId: '', amountPence: 0, currency: 'GBP' };
     else if (!order.paymentDetails) return this.refundFailed(orderId, returnId, RETURN_MESSAGES.notPaid);
-    else try {
-      answer = await this.checkout.refundReturn({
-        orderId,
-        returnId,
-        checkoutId: order.checkoutId,
-        paypalOrderId: order.paymentDetails.id,
-        captureId: order.paymentDetails.captureId,
-        amountPence: ret.refundPence,
-      });
-    } catch (err) {
-      const reason = err instanceof HttpException ? err.message : 'Checkout did not answer';
-      this.logger.warn({ msg: 'return refund not made yet', orderId, returnId, reason });
-      return this.refundFailed(orderId, returnId, reason);
-    }
+    else
+      try {
+        answer = await this.checkout.refundReturn({
+          orderId,
+          returnId,
+          checkoutId: order.checkoutId,
+          paypalOrderId: order.paymentDetails.id,
+          captureId: order.paymentDetails.captureId,
+          amountPence: ret.refundPence,
+        });
+      } catch (err) {
+        const reason = err instanceof HttpException ? err.message : 'Checkout did not answer';
+        this.logger.warn({ msg: 'return refund not made yet', orderId, returnId, reason });
+        return this.refundFailed(orderId, returnId, reason);
+      }
     if (!answer.refunded) {
       this.logger.warn({ msg: 'return refund refused by PayPal', orderId, returnId, reason: answer.reason });
       return this.refundFailed(orderId, returnId, ORDER_MESSAGES.refundRefused(answer.reason));
@@ -278,9 +278,23 @@ export class ReturnsService {
         at: now,
         refund: { amountPence: answer.amountPence, currency: answer.currency },
       });
-      const written = await this.write(current, returns, entry, [event], now, {}, stillDue ? [] : ['returnRefundDueAt']);
+      const written = await this.write(
+        current,
+        returns,
+        entry,
+        [event],
+        now,
+        {},
+        stillDue ? [] : ['returnRefundDueAt'],
+      );
       if (!written) continue;
-      this.logger.log({ msg: 'return refunded', orderId, returnId, refundId: refund.id, amountPence: refund.amountPence });
+      this.logger.log({
+        msg: 'return refunded',
+        orderId,
+        returnId,
+        refundId: refund.id,
+        amountPence: refund.amountPence,
+      });
       this.steps.inc({ status: 'Refunded' });
       this.outbox.relaySoon(orderId);
       return written;
@@ -333,9 +347,7 @@ export class ReturnsService {
       // An order marked with no Received return left (an older write): the mark goes.
       const fresh = await this.read(orderId);
       if (fresh && !fresh.returns?.some((r) => r.status === 'Received') && fresh.returnRefundDueAt)
-        await this.orders
-          .updateOne(this.versionFilter(fresh), { $unset: { returnRefundDueAt: 1 } })
-          .exec();
+        await this.orders.updateOne(this.versionFilter(fresh), { $unset: { returnRefundDueAt: 1 } }).exec();
     }
     return refunded;
   }

@@ -61,8 +61,7 @@ function ReturnCard({ ret }: { ret: OrderReturnJson }) {
         {ret.lines.map((l) => (
           <li key={l.line}>
             {l.quantity} × {l.name}
-            {lineOptions(l) && <span className="text-gray-600"> ({lineOptions(l)})</span>} —{' '}
-            <Price value={l.refund} />
+            {lineOptions(l) && <span className="text-gray-600"> ({lineOptions(l)})</span>} — <Price value={l.refund} />
           </li>
         ))}
       </ul>
