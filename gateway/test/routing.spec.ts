@@ -41,7 +41,7 @@ describe('routing through the gateway', () => {
     ['PUT', '/api/admin/orders/64b7f0c2a1b2c3d4e5f60718', 'orders'],
     ['GET', '/api/admin/stats', 'orders'],
     ['POST', '/api/orders/64b7f0c2a1b2c3d4e5f60718/returns', 'orders'],
-    ['GET', '/api/admin/returns?status=Requested', 'orders'],
+    ['GET', '/api/admin/returns', 'orders'],
     ['PUT', '/api/admin/orders/64b7f0c2a1b2c3d4e5f60718/returns/64b7f0c2a1b2c3d4e5f60719', 'orders'],
   ];
 
