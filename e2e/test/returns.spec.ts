@@ -5,7 +5,7 @@
 // once; three emails arrive (requested, approved, refunded). A return beyond the bought quantity, or after 45 days, is
 // refused with a message. It makes its own product, customer, code and orders, so journeys beside it are undisturbed.
 import { randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { MongoClient, ObjectId } from 'mongodb';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { RETURN_MESSAGES, type OrderJson } from '@shop/contracts';
 import {
@@ -231,7 +231,7 @@ describe('returns and partial refunds (browser)', () => {
       await client
         .db(`${env.dbPrefix}orders`)
         .collection('orders')
-        .updateOne({ _id: new (await import('mongodb')).ObjectId(order._id) }, { $set: { deliveredAt: longAgo } });
+        .updateOne({ _id: new ObjectId(order._id) }, { $set: { deliveredAt: longAgo } });
     } finally {
       await client.close();
     }
