@@ -168,8 +168,6 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
           type="button"
           onClick={() => setOpen(true)}
           className="rounded border border-gray-900 px-4 py-2 font-semibold hover:bg-gray-100"
-          aria-controls={formId}
-          aria-expanded={false}
         >
           Return items
         </button>
