@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   RETURN_COMMENT_MAX,
   RETURN_REASONS,
@@ -104,6 +104,12 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const errorRef = useRef<HTMLParagraphElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // Keyboard users land in the form when it opens (its first enabled quantity).
+  useEffect(() => {
+    if (open) formRef.current?.querySelector<HTMLSelectElement>('select:not([disabled])')?.focus();
+  }, [open]);
   const left = returnableUnits(order);
   const returns = order.returns ?? [];
   const allowed = canReturn(order);
@@ -127,6 +133,7 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
       });
       notify.success('Return requested: we will email you once it is reviewed');
       setOpen(false);
+      headingRef.current?.focus();
       setQuantities({});
       setReason('');
       setComment('');
@@ -144,7 +151,7 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
 
   return (
     <section aria-labelledby={headingId} className="mb-8" data-testid="order-returns">
-      <h3 id={headingId} className="mb-3 font-semibold">
+      <h3 id={headingId} ref={headingRef} tabIndex={-1} className="mb-3 font-semibold">
         Returns
       </h3>
       {order.returnableUntil && order.status === 'Delivered' && (
@@ -173,7 +180,7 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
         </button>
       )}
       {allowed && open && (
-        <form id={formId} onSubmit={submit} className="space-y-4 rounded border border-gray-200 p-4" noValidate>
+        <form id={formId} ref={formRef} onSubmit={submit} className="space-y-4 rounded border border-gray-200 p-4" noValidate>
           <fieldset>
             <legend className="mb-2 font-medium">Which items, and how many?</legend>
             <ul className="space-y-2">
