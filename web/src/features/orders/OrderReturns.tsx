@@ -180,7 +180,13 @@ export function OrderReturns({ order, onChanged }: { order: OrderJson; onChanged
         </button>
       )}
       {allowed && open && (
-        <form id={formId} ref={formRef} onSubmit={submit} className="space-y-4 rounded border border-gray-200 p-4" noValidate>
+        <form
+          id={formId}
+          ref={formRef}
+          onSubmit={submit}
+          className="space-y-4 rounded border border-gray-200 p-4"
+          noValidate
+        >
           <fieldset>
             <legend className="mb-2 font-medium">Which items, and how many?</legend>
             <ul className="space-y-2">
