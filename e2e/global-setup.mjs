@@ -129,6 +129,9 @@ export default async function globalSetup() {
       E2E_REDIS_URL: redisUrl,
       E2E_RABBITMQ_URL: rabbitUrl,
       E2E_NAMESPACE: common.extraEnv.RABBITMQ_NAMESPACE,
+      // For fixtures no route can make (an order delivered 46 days ago): the stack's database server and names.
+      E2E_MONGO_URL: mongoUrl,
+      E2E_DB_PREFIX: process.env.TEST_E2E_DB_PREFIX || 'e2e_shop_',
       E2E_LOG_DIR: logDir,
       E2E_SCREENSHOT_DIR: path.join(DATA_DIR, 'screenshots'),
       E2E_CHROMIUM: JSON.stringify({ path: CHROMIUM_PATH, args: CHROMIUM_ARGS }),

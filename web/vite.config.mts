@@ -98,12 +98,13 @@ export default defineConfig({
       output: {
         // React and React DOM in one chunk: the first step of src/main.tsx loads them together anyway, and every page
         // preloads the chunks the entry starts with (one file fewer for a slow connection to fetch beside the CSS).
-        // The orders contract's values (its messages, the delivery estimate) are the order pages' and the admin's only:
+        // The orders contract's values (its messages, the delivery estimate, the returns') are the order pages' and the
+        // admin's only:
         // a chunk of their own, which the merge below leaves alone; left to it, they went into the boot chunk that
         // every page loads (0.4 KB gzipped of each first route, issue 27).
         manualChunks: (id) => {
           if (/[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id)) return 'react';
-          if (/[\\/]packages[\\/]contracts[\\/]src[\\/]orders\.ts$/.test(id)) return 'orders-contract';
+          if (/[\\/]packages[\\/]contracts[\\/]src[\\/](orders|returns)\.ts$/.test(id)) return 'orders-contract';
           return undefined;
         },
         // Rollup merges a chunk smaller than this into one that is loaded with it anyway, where that changes nothing

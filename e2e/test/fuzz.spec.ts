@@ -159,6 +159,7 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
   let orderId: string;
   let userId: string;
   let discountId: string;
+  let returnId: string;
 
   const call = (method: string, path: string, token?: string, json?: unknown) =>
     api(env.baseUrl, method, path, { token, json });
@@ -219,6 +220,14 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
     await call('PUT', `/api/checkout/${paid.body._id}/pay`, customer.token, { paymentDetails: { id: paypalOrderId } });
     orderId = (await call('POST', `/api/checkout/${paid.body._id}/finalize`, customer.token)).body._id;
     expect(orderId).toMatch(/^[0-9a-f]{24}$/);
+    // Delivered, with a return of its one unit (issue 38): the return routes' bodies are checked against a real one.
+    expect((await call('PUT', `/api/admin/orders/${orderId}`, admin, { status: 'Delivered' })).status).toBe(200);
+    const asked = await call('POST', `/api/orders/${orderId}/returns`, customer.token, {
+      lines: [{ line: 0, quantity: 1 }],
+      reason: 'Too small',
+    });
+    expect(asked.status).toBe(201);
+    returnId = asked.body.returns[0]._id;
     const discount = await call('POST', '/api/admin/discounts', admin, discountBody());
     expect(discount.status).toBe(201);
     discountId = discount.body._id;
@@ -538,6 +547,26 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         state: async () => (await call('GET', `/api/checkout/${checkoutId}`, customer.token)).body,
       },
       {
+        name: 'POST /api/orders/:id/returns',
+        method: 'POST',
+        path: () => `/api/orders/${orderId}/returns`,
+        token: () => customer.token,
+        valid: () => ({ lines: [{ line: 0, quantity: 1 }], reason: 'Too small', comment: 'Fuzz' }),
+        fields: { lines: 'list', reason: 'text', comment: 'text' },
+        required: ['lines', 'reason'],
+        state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
+      },
+      {
+        name: 'PUT /api/admin/orders/:id/returns/:returnId',
+        method: 'PUT',
+        path: () => `/api/admin/orders/${orderId}/returns/${returnId}`,
+        token: () => admin,
+        valid: () => ({ status: 'Approved', note: 'Fuzz' }),
+        fields: { status: 'text', note: 'text', restock: 'list' },
+        required: ['status'],
+        state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
+      },
+      {
         name: 'PUT /api/admin/orders/:id',
         method: 'PUT',
         path: () => `/api/admin/orders/${orderId}`,
@@ -644,6 +673,35 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
       }),
       { seed: SEED, numRuns: RUNS * 3 },
     );
+    // The returns queue's one parameter (issue 38): anything but one status is a 400; a key with an operator in it
+    // (`status[$ne]`) is another key, ignored (the whole queue), never an operator.
+    for (const query of ['status=Lost', 'status=Requested&status=Approved', 'status=', 'status=%00']) {
+      const res = await api(env.baseUrl, 'GET', `/api/admin/returns?${query}`, { token: admin });
+      expectRefusal(res, `GET /api/admin/returns?${query}`);
+    }
+    for (const query of ['status[$ne]=x', 'status[$regex]=.*', 'x=1']) {
+      const res = await api(env.baseUrl, 'GET', `/api/admin/returns?${query}`, { token: admin });
+      if (res.status >= 300) expectRefusal(res, `GET /api/admin/returns?${query}`);
+      else
+        expect({ query, list: Array.isArray(res.body) }).toEqual({
+          query,
+          list: true,
+        });
+    }
+    for (const id of ['x', '0', '%00', '%ED%A0%80', "1' OR 1=1", 'a'.repeat(5000)]) {
+      const body = { lines: [{ line: 0, quantity: 1 }], reason: 'Too small' };
+      expectRefusal(
+        await api(env.baseUrl, 'POST', `/api/orders/${id}/returns`, { token: customer.token, json: body }),
+        `POST /api/orders/${id}/returns`,
+      );
+      for (const path of [
+        `/api/admin/orders/${id}/returns/${returnId}`,
+        `/api/admin/orders/${orderId}/returns/${id}`,
+      ]) {
+        const res = await api(env.baseUrl, 'PUT', path, { token: admin, json: { status: 'Approved' } });
+        expectRefusal(res, `PUT ${path}`);
+      }
+    }
     for (const id of ['x', '0', '%00', 'aaaaaaaaaaaaaaaaaaaaaaaa', '%ED%A0%80', "1' OR 1=1", 'a'.repeat(5000)]) {
       for (const path of ['/api/products/', '/api/products/similar/', '/api/orders/', '/api/checkout/']) {
         const res = await api(env.baseUrl, 'GET', `${path}${id}`, { token: customer.token });

@@ -27,6 +27,9 @@ export interface E2eEnv {
   redisUrl: string;
   rabbitUrl: string;
   namespace: string;
+  /** The stack's MongoDB-wire server and its databases' prefix (`<prefix><service>`), for fixtures no route makes. */
+  mongoUrl: string;
+  dbPrefix: string;
   logDir: string;
   screenshotDir: string;
   /** Debian's chromium and the launch arguments every browser test uses. */
@@ -53,6 +56,8 @@ export function e2eEnv(): E2eEnv {
     redisUrl: process.env.E2E_REDIS_URL ?? '',
     rabbitUrl: process.env.E2E_RABBITMQ_URL ?? '',
     namespace: process.env.E2E_NAMESPACE ?? '',
+    mongoUrl: process.env.E2E_MONGO_URL ?? '',
+    dbPrefix: process.env.E2E_DB_PREFIX ?? 'e2e_shop_',
     logDir: process.env.E2E_LOG_DIR ?? '',
     screenshotDir: process.env.E2E_SCREENSHOT_DIR ?? '',
     chromium: JSON.parse(process.env.E2E_CHROMIUM ?? '{"path":"/usr/bin/chromium","args":[]}') as E2eEnv['chromium'],

@@ -33,6 +33,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/admin/discounts', service: 'checkout' },
   { prefix: '/api/orders', service: 'orders' },
   { prefix: '/api/admin/orders', service: 'orders' },
+  { prefix: '/api/admin/returns', service: 'orders' },
   { prefix: '/api/admin/stats', service: 'orders' },
 ];
 

@@ -40,6 +40,9 @@ describe('routing through the gateway', () => {
     ['GET', '/api/orders/my-orders', 'orders'],
     ['PUT', '/api/admin/orders/64b7f0c2a1b2c3d4e5f60718', 'orders'],
     ['GET', '/api/admin/stats', 'orders'],
+    ['POST', '/api/orders/64b7f0c2a1b2c3d4e5f60718/returns', 'orders'],
+    ['GET', '/api/admin/returns', 'orders'],
+    ['PUT', '/api/admin/orders/64b7f0c2a1b2c3d4e5f60718/returns/64b7f0c2a1b2c3d4e5f60719', 'orders'],
   ];
 
   it.each(cases)('%s %s reaches %s with the full path and query', async (method, path, service) => {

@@ -34,6 +34,8 @@ export const EVENTS = {
     orderPlaced: 'orders.order.placed',
     orderCancelled: 'orders.order.cancelled',
     orderStatusChanged: 'orders.order.status-changed',
+    /** ReturnStatusChangedEvent: each step of a return (returns.ts). */
+    returnStatusChanged: 'orders.return.status-changed',
   },
 } as const;
 

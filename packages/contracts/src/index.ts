@@ -9,6 +9,7 @@ export * from './events';
 export * from './identity';
 export * from './messaging';
 export * from './orders';
+export * from './returns';
 export * from './reviews';
 export * from './services';
 export * from './stock-alerts';

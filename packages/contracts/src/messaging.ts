@@ -41,6 +41,8 @@ export const PATTERNS = {
      * checkout agrees (and its pay holds the lines again), a paid one keeps its units until its order takes them.
      */
     expiredHold: 'checkout.holds.expired',
+    /** RefundReturnRequest → RefundReturnResponse; one partial refund per return, however often asked */
+    refundReturn: 'checkout.payments.refund-return',
   },
   orders: {
     /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */

@@ -1,6 +1,7 @@
 import type { OrderStatus } from './catalog';
 import type { CheckoutLineJson, PaymentDetailsJson, ShippingAddress } from './checkout';
 import type { AppliedDiscountJson } from './discounts';
+import type { OrderReturnJson, ReturnStatus } from './returns';
 
 /** Shipping shows as Free; estimated delivery 10 days after the order (docs/product.md#business-constants). */
 export const SHIPPING_METHOD = 'Free international shipping';
@@ -28,6 +29,11 @@ export interface OrderStatusEntryJson {
    * its status (`status` repeats it) and its money.
    */
   note?: string;
+  /**
+   * A step of one of the order's returns (the order's status unchanged, `status` repeats it): which return, its new
+   * status, what it refunds or refunded (GBP), the admin's note to the customer.
+   */
+  return?: { id: string; status: ReturnStatus; amount?: number; note?: string };
 }
 
 export interface OrderJson {
@@ -57,6 +63,12 @@ export interface OrderJson {
    * deliveredAt, any other at updatedAt).
    */
   statusHistory: OrderStatusEntryJson[];
+  /** The order's returns, oldest first; absent when it has none. */
+  returns?: OrderReturnJson[];
+  /** What its returns refunded so far (GBP); absent when nothing was. */
+  refunded?: number;
+  /** Delivered: the last day a return can be asked for (ISO); absent otherwise. */
+  returnableUntil?: string;
   createdAt: string;
   updatedAt: string;
 }

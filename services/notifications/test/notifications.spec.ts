@@ -91,6 +91,65 @@ describe('notifications: one email per event, read back from a real Mailpit', ()
     expect(plain.Text).not.toContain('refunded');
   });
 
+  it('tells of each step of a return: requested, approved with the note, rejected, refunded with the amount; nothing for received', async () => {
+    const returnEvent = (to: string, status: string, extra: object = {}) => ({
+      orderId: '65f000000000000000000042',
+      returnId: '65f000000000000000000043',
+      checkoutId: '65f000000000000000000044',
+      userId: '65f000000000000000000045',
+      status,
+      changedAt: '2026-03-05T10:00:00.000Z',
+      customer: { name: 'Ada Buyer', email: to },
+      lines: [
+        { productId: '65f000000000000000000046', name: 'Chiefs Home Jersey', quantity: 1, size: 'M', color: 'Red' },
+      ],
+      amount: 53.99,
+      ...extra,
+    });
+    const cases = [
+      [
+        'Requested',
+        {},
+        'We have your return request for order 65f000000000000000000042',
+        'Refund once received: £53.99',
+      ],
+      [
+        'Approved',
+        { note: 'Post it within 14 days' },
+        'Your return for order 65f000000000000000000042 is approved',
+        'Note from our team: Post it within 14 days',
+      ],
+      [
+        'Rejected',
+        { note: 'Worn items cannot be returned' },
+        'Your return for order 65f000000000000000000042 was not accepted',
+        'Worn items cannot be returned',
+      ],
+      [
+        'Refunded',
+        { refund: { amount: 53.99, currency: 'GBP' } },
+        'Your refund for order 65f000000000000000000042 is on its way',
+        'Refunded: £53.99',
+      ],
+    ] as const;
+    for (const [status, extra, subject, text] of cases) {
+      const to = uniqueAddress(`return-${status.toLowerCase()}`);
+      await publish(EVENTS.orders.returnStatusChanged, returnEvent(to, status, extra));
+      const mail = await waitForMail(mailpit, to);
+      expect(mail.Subject).toBe(subject);
+      expect(mail.Text).toContain(text);
+      expect(mail.Text).toContain('Chiefs Home Jersey (Size M · Colour Red) × 1');
+      expect(mail.HTML).toContain(`${PUBLIC_URL}/order/65f000000000000000000042`);
+    }
+    const received = uniqueAddress('return-received');
+    const event = await publish(EVENTS.orders.returnStatusChanged, returnEvent(received, 'Received'));
+    await waitFor('the event handled', () =>
+      shop.service.logs.some((l) => l.eventId === event.eventId && l.msg === 'event handled'),
+    );
+    await sleep(300);
+    expect(await messagesTo(mailpit, received)).toEqual([]);
+  });
+
   it('sends nothing for a change back to Processing', async () => {
     const to = uniqueAddress('processing');
     const event = await publish(

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { initialAuthState } from '@/features/auth/authSlice';
 import { formatDateTime } from '@/lib/dates';
 import { aUser, anOrder, fakeApi, renderWithProviders } from '@/test/utils';
@@ -169,5 +170,87 @@ describe('order details', () => {
       ),
     );
     expect(screen.queryByText(/Not authorized/)).not.toBeInTheDocument();
+  });
+
+  describe('returns', () => {
+    const deliveredAt = new Date(Date.now() - 5 * 86_400_000).toISOString();
+    const delivered = (extra: object = {}) =>
+      anOrder({
+        status: 'Delivered',
+        isDelivered: true,
+        deliveredAt,
+        returnableUntil: new Date(Date.parse(deliveredAt) + 45 * 86_400_000).toISOString(),
+        ...extra,
+      });
+
+    it('asks for a return of the chosen units with a reason, and shows the server’s refusal in an alert', async () => {
+      const order = delivered();
+      const posted: unknown[] = [];
+      fakeApi({
+        [`GET /api/orders/${ORDER_ID}`]: { body: order },
+        [`POST /api/orders/${ORDER_ID}/returns`]: (call) => {
+          posted.push(call.data);
+          return posted.length === 1
+            ? { status: 400, body: { statusCode: 400, message: 'You can return at most 1 of Jersey' } }
+            : { status: 201, body: order };
+        },
+      });
+      open();
+      await userEvent.click(await screen.findByRole('button', { name: 'Return items' }));
+      // Nothing chosen: said at once, nothing sent.
+      await userEvent.click(screen.getByRole('button', { name: 'Request return' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Choose at least one item to return');
+      expect(posted).toEqual([]);
+      await userEvent.selectOptions(screen.getByLabelText(new RegExp(order.orderItems[0].name)), '1');
+      await userEvent.selectOptions(screen.getByLabelText('Reason'), 'Too small');
+      await userEvent.type(screen.getByLabelText(/Anything else/), 'Runs small');
+      await userEvent.click(screen.getByRole('button', { name: 'Request return' }));
+      expect(await screen.findByText('You can return at most 1 of Jersey')).toHaveAttribute('role', 'alert');
+      await userEvent.click(screen.getByRole('button', { name: 'Request return' }));
+      await waitFor(() => expect(posted).toHaveLength(2));
+      expect(posted[1]).toEqual({ lines: [{ line: 0, quantity: 1 }], reason: 'Too small', comment: 'Runs small' });
+      await waitFor(() => expect(screen.queryByRole('button', { name: 'Request return' })).not.toBeInTheDocument());
+    });
+
+    it('shows each return with its status and refund, and no form once the 45 days are over', async () => {
+      const late = delivered({
+        deliveredAt: '2025-01-01T10:00:00.000Z',
+        returnableUntil: '2025-02-15T10:00:00.000Z',
+        returns: [
+          {
+            _id: '65c000000000000000000001',
+            status: 'Refunded',
+            reason: 'Too small',
+            lines: [
+              {
+                line: 0,
+                productId: 'p',
+                name: 'Jersey',
+                image: '',
+                size: 'M',
+                color: 'Green',
+                quantity: 1,
+                refund: 18,
+              },
+            ],
+            amount: 18,
+            refund: { id: 'R1', amount: 18 },
+            steps: [
+              { status: 'Requested', at: '2025-01-05T10:00:00.000Z' },
+              { status: 'Refunded', at: '2025-01-09T10:00:00.000Z' },
+            ],
+            createdAt: '2025-01-05T10:00:00.000Z',
+            updatedAt: '2025-01-09T10:00:00.000Z',
+          },
+        ],
+      });
+      fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: late } });
+      open();
+      const section = await screen.findByTestId('order-returns');
+      expect(within(section).getByTestId('return-status')).toHaveTextContent('Refunded');
+      expect(within(section).getByTestId('return-refund')).toHaveTextContent('Refunded £18.00 to your PayPal account');
+      expect(section).toHaveTextContent('The 45-day return window closed on 15 Feb 2025.');
+      expect(screen.queryByRole('button', { name: 'Return items' })).not.toBeInTheDocument();
+    });
   });
 });

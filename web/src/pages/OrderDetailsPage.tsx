@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { OrderLines } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
+import { OrderReturns } from '@/features/orders/OrderReturns';
 import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
 import { fetchOrderDetails, selectOrders } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
@@ -82,6 +83,9 @@ export default function OrderDetailsPage() {
           <h3 className="mb-2 font-semibold">Products</h3>
           <OrderLines lines={shown.orderItems} />
           <OrderTotal order={shown} />
+          <div className="mt-8">
+            <OrderReturns order={shown} onChanged={() => void dispatch(fetchOrderDetails(id))} />
+          </div>
           <Link to="/my-orders" className="mt-6 inline-block text-blue-700 underline">
             Back to My Orders
           </Link>

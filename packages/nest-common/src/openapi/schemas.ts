@@ -1,15 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ORDER_STATUSES,
+  RETURN_REASONS,
+  RETURN_STATUSES,
   ROLES,
   type ApiError,
+  type AdminReturnJson,
   type AppliedDiscountJson,
   type CartLineJson,
   type OrderJson,
+  type OrderReturnJson,
   type OrderStatus,
   type OrderStatusEntryJson,
   type PaymentDetailsJson,
   type PublicUser,
+  type ReturnLineJson,
+  type ReturnReason,
+  type ReturnStatus,
+  type ReturnStepJson,
   type Role,
   type ShippingAddress,
 } from '@shop/contracts';
@@ -125,6 +133,62 @@ export class OrderRefundBody {
   @money('Refunded, GBP') amount!: number;
 }
 
+/** A step of one of the order's returns, as its history shows it. */
+export class OrderStatusEntryReturnBody {
+  @ApiProperty({ description: 'The return', example: '665f1c2ab7e4a1c3d2e0f9b2' }) id!: string;
+  @ApiProperty({ enum: RETURN_STATUSES, enumName: 'ReturnStatus' }) status!: ReturnStatus;
+  @ApiPropertyOptional({ type: Number, description: 'What it refunds (Requested) or refunded (Refunded), GBP' })
+  amount?: number;
+  @ApiPropertyOptional({ description: "The admin's note to the customer (Approved, Rejected)" }) note?: string;
+}
+
+export class ReturnLineBody implements ReturnLineJson {
+  @ApiProperty({ description: "The line's place in the order's orderItems", example: 0 }) line!: number;
+  @objectId() productId!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() image!: string;
+  @ApiProperty() size!: string;
+  @ApiProperty() color!: string;
+  @ApiPropertyOptional() sku?: string;
+  @ApiProperty({ example: 1 }) quantity!: number;
+  @money("What these units refund: their paid price, the order's discount shared out to the penny") refund!: number;
+  @ApiPropertyOptional({ description: 'Received: whether the units went back on sale' }) restock?: boolean;
+}
+
+export class ReturnStepBody implements ReturnStepJson {
+  @ApiProperty({ enum: RETURN_STATUSES, enumName: 'ReturnStatus' }) status!: ReturnStatus;
+  @dateTime() at!: string;
+  @ApiPropertyOptional({ type: OrderChangedByBody, description: 'The admin (admins only)' }) by?: OrderChangedByBody;
+  @ApiPropertyOptional() note?: string;
+}
+
+export class OrderReturnBody implements OrderReturnJson {
+  @objectId() _id!: string;
+  @ApiProperty({
+    enum: RETURN_STATUSES,
+    enumName: 'ReturnStatus',
+    description: 'Requested → Approved | Rejected; Approved → Received → Refunded',
+  })
+  status!: ReturnStatus;
+  @ApiProperty({ enum: RETURN_REASONS, enumName: 'ReturnReason' }) reason!: ReturnReason;
+  @ApiPropertyOptional() comment?: string;
+  @ApiProperty({ type: [ReturnLineBody] }) lines!: ReturnLineBody[];
+  @money('What the return refunds once received, GBP') amount!: number;
+  @ApiPropertyOptional({ type: OrderRefundBody, description: 'The refund PayPal made (Refunded)' })
+  refund?: OrderRefundBody;
+  @ApiPropertyOptional({ description: 'Received, not refunded yet: why (it is tried again until it is made)' })
+  refundError?: string;
+  @ApiProperty({ type: [ReturnStepBody] }) steps!: ReturnStepBody[];
+  @dateTime() createdAt!: string;
+  @dateTime() updatedAt!: string;
+}
+
+export class AdminReturnBody extends OrderReturnBody implements AdminReturnJson {
+  @objectId('The order') orderId!: string;
+  @ApiProperty({ type: OrderBuyerBody }) customer!: OrderBuyerBody;
+  @dateTime(false) deliveredAt?: string;
+}
+
 export class OrderStatusEntryBody implements OrderStatusEntryJson {
   @ApiProperty({ enum: ORDER_STATUSES, enumName: 'OrderStatus' }) status!: OrderStatus;
   @dateTime() at!: string;
@@ -137,6 +201,8 @@ export class OrderStatusEntryBody implements OrderStatusEntryJson {
     example: 'Refund refused by PayPal: Capture could not be refunded due to insufficient funds.',
   })
   note?: string;
+  @ApiPropertyOptional({ type: OrderStatusEntryReturnBody, description: 'A step of one of the order’s returns' })
+  return?: OrderStatusEntryReturnBody;
 }
 
 export class OrderBody implements OrderJson {
@@ -166,6 +232,11 @@ export class OrderBody implements OrderJson {
     description: 'Every status the order has had, oldest first (append-only); the first is Processing when placed',
   })
   statusHistory!: OrderStatusEntryBody[];
+  @ApiPropertyOptional({ type: [OrderReturnBody], description: 'Its returns, oldest first (absent when none)' })
+  returns?: OrderReturnBody[];
+  @ApiPropertyOptional({ type: Number, description: 'What its returns refunded so far, GBP' })
+  refunded?: number;
+  @dateTime(false) returnableUntil?: string;
   @dateTime() createdAt!: string;
   @dateTime() updatedAt!: string;
 }

@@ -5,6 +5,7 @@ import {
   type OrderPlacedEvent,
   type OrderStatusChangedEvent,
   type ProductChangedEvent,
+  type ReturnStatusChangedEvent,
 } from '@shop/contracts';
 import { EventBus } from '@shop/nest-common';
 import { ReviewsService } from '../reviews/reviews.service';
@@ -14,8 +15,9 @@ import { StockService } from '../stock/stock.service';
 /**
  * The events catalog consumes, on its one queue `<namespace>catalog.events` (shared by replicas; one subscription, as
  * two consumers of one queue would each take the other's events). Every handler is idempotent on its own key, so no
- * inbox: a sale or a return is a write conditional on the checkout's hold (or its `returnedCheckouts` entry) in the
- * product, a delivery a unique key of customer and product, a back-in-stock request a conditional write of its state.
+ * inbox: a sale or a return is a write conditional on the checkout's hold (or its `returnedCheckouts` entry, or a
+ * returned order's `restockedReturns` entry) in the product, a delivery a unique key of customer and product, a
+ * back-in-stock request a conditional write of its state.
  */
 @Injectable()
 export class CatalogEvents implements OnModuleInit {
@@ -31,6 +33,9 @@ export class CatalogEvents implements OnModuleInit {
       {
         [EVENTS.orders.orderPlaced]: (event) => this.stock.commitOrder(event.data as OrderPlacedEvent),
         [EVENTS.orders.orderCancelled]: (event) => this.stock.returnOrder(event.data as OrderCancelledEvent),
+        // A received return: the units the admin restocked go back on sale, once per return.
+        [EVENTS.orders.returnStatusChanged]: (event) =>
+          this.stock.restockReturn(event.data as ReturnStatusChangedEvent),
         [EVENTS.orders.orderStatusChanged]: async (event) => {
           await this.reviews.recordDelivery(event.data as OrderStatusChangedEvent);
         },

@@ -41,4 +41,4 @@ export function toProductJson(p: LeanProduct, toPublicUrl: (url: string) => stri
 }
 
 /** Fields public and admin reads load: everything but the checkouts' holds and returns (no reader shows them). */
-export const PRODUCT_PROJECTION = { holds: 0, returnedCheckouts: 0 } as const;
+export const PRODUCT_PROJECTION = { holds: 0, returnedCheckouts: 0, restockedReturns: 0 } as const;

@@ -135,6 +135,10 @@ export class Product {
   @Prop({ type: [String], default: [] })
   returnedCheckouts!: string[];
 
+  /** Returns (of delivered orders) whose received units came back to this product: each restocks once. */
+  @Prop({ type: [String], default: undefined })
+  restockedReturns?: string[];
+
   /**
    * Goes up by one with every write of the stock (holds, sales, returns, admin edits): a read model applies a logged
    * stock write only over an older one, and an admin edit writes only over the stock it read.

@@ -23,6 +23,7 @@ import {
   type ReleaseStockResponse,
   type ReservedLine,
   type ReserveStockResponse,
+  type ReturnStatusChangedEvent,
 } from '@shop/contracts';
 import { EventBus, indexesBuilt } from '@shop/nest-common';
 import { randomUUID } from 'node:crypto';
@@ -120,7 +121,7 @@ function orderedVariant(variants: StoredVariant[], line: VariantKey): StoredVari
 }
 
 /** A product as the stock code reads it: everything but the checkouts whose returns it remembers. */
-const STOCK_READ = { returnedCheckouts: 0 } as const;
+const STOCK_READ = { returnedCheckouts: 0, restockedReturns: 0 } as const;
 /** How often one write is tried again after the product changed under it (another buyer, an admin edit). */
 const WRITE_ATTEMPTS = 8;
 
@@ -563,6 +564,67 @@ export class StockService implements OnModuleInit {
         { $inc: inc, $push: { returnedCheckouts: checkoutId } },
       );
       if (written) return true;
+    }
+    throw new ServiceUnavailableException('The stock is changing: try again');
+  }
+
+  /**
+   * orders.return.status-changed, Received: the returned units the admin put back on sale go back to their variant's
+   * stock, and every returned unit leaves the sales (soldCount), once per return and product: one write per product
+   * conditional on the return not being in its `restockedReturns`, which it adds. A redelivered event changes nothing.
+   */
+  async restockReturn(event: ReturnStatusChangedEvent): Promise<void> {
+    if (event?.status !== 'Received') return;
+    const returnId = typeof event.returnId === 'string' && OBJECT_ID.test(event.returnId) ? event.returnId : '';
+    if (!returnId) throw new Error('return event without a returnId');
+    const byProduct = new Map<string, Array<VariantKey & { quantity: number; restock: boolean }>>();
+    for (const l of Array.isArray(event.lines) ? event.lines : []) {
+      if (typeof l?.productId !== 'string' || !OBJECT_ID.test(l.productId) || !isQuantity(l.quantity)) {
+        this.logger.warn(`return ${returnId}: line skipped, not a product id and quantity: ${JSON.stringify(l)}`);
+        continue;
+      }
+      const id = l.productId.toLowerCase();
+      byProduct.set(id, [
+        ...(byProduct.get(id) ?? []),
+        { size: optionOf(l.size), color: optionOf(l.color), quantity: l.quantity, restock: l.restock === true },
+      ]);
+    }
+    const changed: string[] = [];
+    for (const [productId, lines] of byProduct) {
+      if (await this.restockProduct(productId, returnId, lines)) changed.push(productId);
+    }
+    this.changed(changed);
+  }
+
+  private async restockProduct(
+    productId: string,
+    returnId: string,
+    lines: Array<VariantKey & { quantity: number; restock: boolean }>,
+  ): Promise<boolean> {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const product = await this.products
+        .findById(productId, { holds: 0, returnedCheckouts: 0 })
+        .lean<LeanProduct>()
+        .exec();
+      if (!product || product.restockedReturns?.includes(returnId)) return false;
+      const variants = variantsOf(product);
+      const moves = lines.map((l) => {
+        const variant = orderedVariant(variants, l) ?? l;
+        return { size: variant.size, color: variant.color, stock: l.restock ? l.quantity : 0, sold: -l.quantity };
+      });
+      const { condition, inc, lost } = stockWrite(variants, moves);
+      const written = await this.writeStock(
+        productId,
+        { ...condition, restockedReturns: { $ne: returnId } },
+        { $inc: inc, $push: { restockedReturns: returnId } },
+      );
+      if (written) {
+        for (const l of lost)
+          this.logger.warn(
+            `return ${returnId}: ${l.stock} unit(s) of ${variantLabel(product.name, l)} not restocked: the product no longer has that variant`,
+          );
+        return true;
+      }
     }
     throw new ServiceUnavailableException('The stock is changing: try again');
   }

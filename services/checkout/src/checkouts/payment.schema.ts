@@ -29,6 +29,15 @@ export class Payment {
   @Prop() refundedAt?: Date;
   /** The order whose cancellation refunded the payment (absent for a refund of a checkout whose stock was gone). */
   @Prop() refundedOrderId?: string;
+  /**
+   * The partial refunds of its order's returns (issue 38), one per return: PayPal's refund id and what it gave back
+   * (pence). With `refundedPence` of a full refund, never more than `amountPence` in all.
+   */
+  @Prop({
+    type: [{ _id: false, returnId: String, refundId: String, amountPence: Number, at: Date }],
+    default: undefined,
+  })
+  returnRefunds?: Array<{ returnId: string; refundId: string; amountPence: number; at: Date }>;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -42,3 +51,6 @@ PaymentSchema.index({ status: 1, createdAt: 1 });
  * sweeper, an admin cancelling its order — again after a timeout): PayPal answers a repeat with the refund it made.
  */
 export const refundRequestId = (paypalOrderId: string): string => `refund-${paypalOrderId}`;
+
+/** The PayPal-Request-Id of a return's partial refund: one per return, so PayPal answers a repeat with the refund it made. */
+export const returnRefundRequestId = (returnId: string): string => `return-${returnId}`;

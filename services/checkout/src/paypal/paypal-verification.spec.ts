@@ -130,6 +130,24 @@ describe('verifyPayPalRefund', () => {
     expect(verifyPayPalRefund(refunded(), expected)).toEqual({ ok: true, amountPence: 4998, currency: 'GBP' });
   });
 
+  it("accepts a return's partial refund of exactly its amount, the capture PARTIALLY_REFUNDED (or REFUNDED once none remains)", () => {
+    const part = refunded({ amount: { currency_code: 'GBP', value: '18.00' } }, 'PARTIALLY_REFUNDED');
+    const partial = { ...expected, pence: 1800, partial: true };
+    expect(verifyPayPalRefund(part, partial)).toEqual({ ok: true, amountPence: 1800, currency: 'GBP' });
+    expect(
+      verifyPayPalRefund(refunded({ amount: { currency_code: 'GBP', value: '18.00' } }, 'REFUNDED'), partial),
+    ).toMatchObject({ ok: true });
+    expect(verifyPayPalRefund(part, { ...partial, pence: 1799 })).toMatchObject({ ok: false });
+    expect(
+      verifyPayPalRefund(refunded({ amount: { currency_code: 'GBP', value: '18.00' } }, 'COMPLETED'), partial),
+    ).toMatchObject({
+      ok: false,
+      reason: 'capture status COMPLETED after a completed refund',
+    });
+    // Not partial: a refund of part of the capture is no cancellation's refund.
+    expect(verifyPayPalRefund(part, { ...expected, pence: 1800 })).toMatchObject({ ok: false });
+  });
+
   it('accepts a PENDING refund of the whole amount while the capture still reads COMPLETED', () => {
     expect(verifyPayPalRefund(refunded({ status: 'PENDING' }, 'COMPLETED'), expected)).toMatchObject({ ok: true });
   });

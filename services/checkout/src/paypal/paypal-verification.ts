@@ -105,14 +105,14 @@ export type RefundVerification = { ok: true; amountPence: number; currency: stri
 
 /**
  * Decides, from PayPal's own GET /v2/checkout/orders/{id} answer after a refund, whether the refund `refundId` of
- * the capture `captureId` gave back exactly `pence` GBP: the refund is listed on the order, COMPLETED (or PENDING:
+ * the capture `captureId` gave back exactly `pence` GBP (`partial`: a part of the capture, a return's): the refund is listed on the order, COMPLETED (or PENDING:
  * PayPal has accepted it and sends the money once it can), in GBP, for the whole amount; the capture reads
  * REFUNDED (or still COMPLETED/PARTIALLY_REFUNDED while a PENDING refund is on its way). Only PayPal's record of
  * the order counts, as for payments, not the refund call's answer alone.
  */
 export function verifyPayPalRefund(
   raw: unknown,
-  expected: { refundId: string; captureId: string; pence: number; currency?: string },
+  expected: { refundId: string; captureId: string; pence: number; currency?: string; partial?: boolean },
 ): RefundVerification {
   const currency = expected.currency ?? CURRENCY;
   const order = (raw ?? {}) as PayPalOrder;
@@ -130,7 +130,9 @@ export function verifyPayPalRefund(
     return { ok: false, reason: `refund currency ${String(refund.amount?.currency_code)}` };
   const pence = parseAmount(refund.amount?.value);
   if (pence !== expected.pence) return { ok: false, reason: `refund amount ${String(refund.amount?.value)}` };
-  if (refund.status === 'COMPLETED' && capture.status !== 'REFUNDED')
+  // A partial refund (a return) leaves the capture PARTIALLY_REFUNDED, or REFUNDED once nothing remains.
+  const after = expected.partial ? ['PARTIALLY_REFUNDED', 'REFUNDED'] : ['REFUNDED'];
+  if (refund.status === 'COMPLETED' && !after.includes(String(capture.status)))
     return { ok: false, reason: `capture status ${String(capture.status)} after a completed refund` };
   return { ok: true, amountPence: pence, currency };
 }

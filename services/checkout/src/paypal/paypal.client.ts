@@ -1,6 +1,7 @@
 import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { CHECKOUT_MESSAGES } from '@shop/contracts';
 import { CheckoutConfig } from '../config/checkout.config';
+import { formatAmount } from './paypal-verification';
 
 /** PayPal order ids are short upper-case alphanumerics; anything else never reaches PayPal's URL. */
 export const PAYPAL_ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
@@ -39,14 +40,19 @@ export class PayPalClient {
   }
 
   /**
-   * POST /v2/payments/captures/{id}/refund, the whole capture; idempotent per `requestId` (PayPal answers a repeat
+   * POST /v2/payments/captures/{id}/refund, the whole capture or `amount` of it; idempotent per `requestId` (PayPal answers a repeat
    * with the refund it made, and refunds nothing more). PayPal refusing the refund (a 4xx about the refund: funds,
    * an already refunded capture, an unknown one) is an answer, with PayPal's reason; a 5xx, a timeout, or PayPal
    * refusing our credentials or rate-limiting us is a 503 to retry.
    */
-  async refundCapture(captureId: string, requestId: string): Promise<RefundAnswer> {
+  async refundCapture(
+    captureId: string,
+    requestId: string,
+    amount?: { pence: number; currency: string },
+  ): Promise<RefundAnswer> {
     const res = await this.call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
-      body: {},
+      // A partial refund names its amount (PayPal's two-decimal string); none refunds all that remains.
+      body: amount ? { amount: { currency_code: amount.currency, value: formatAmount(amount.pence) } } : {},
       headers: { 'PayPal-Request-Id': requestId },
     });
     if (!res.ok) {

@@ -1,10 +1,17 @@
 import { ConflictException, HttpException, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { CHECKOUT_MESSAGES, type RefundOrderPaymentRequest, type RefundOrderPaymentResponse } from '@shop/contracts';
+import {
+  CHECKOUT_MESSAGES,
+  RETURN_MESSAGES,
+  type RefundOrderPaymentRequest,
+  type RefundOrderPaymentResponse,
+  type RefundReturnRequest,
+  type RefundReturnResponse,
+} from '@shop/contracts';
 import { Metrics, type Counter } from '@shop/nest-common';
 import type { Model, Types } from 'mongoose';
 import { CheckoutLocks } from '../checkouts/checkout-locks';
-import { Payment, refundRequestId } from '../checkouts/payment.schema';
+import { Payment, refundRequestId, returnRefundRequestId } from '../checkouts/payment.schema';
 import { PayPalClient } from '../paypal/paypal.client';
 import { refundIdsOf, verifyPayPalRefund } from '../paypal/paypal-verification';
 
@@ -75,6 +82,84 @@ export class OrderRefundsService {
       await this.record(payment, req, answer.id, verified.amountPence);
       this.outcomes.inc({ outcome: 'refunded' });
       this.logger.log({ ...req, refundId: answer.id, amountPence: verified.amountPence }, 'order payment refunded');
+      return { refunded: true, refundId: answer.id, amountPence: verified.amountPence, currency: verified.currency };
+    });
+  }
+
+  /**
+   * Refunds `amountPence` of an order's payment for one of its returns (issue 38): one refund per return, however
+   * often or concurrently asked. Under the checkout's lock (the one every refund of the payment takes), the payment's
+   * record answers a return refunded already; otherwise what remains of the payment (less its full refund and its
+   * returns' refunds) must cover the amount (409 if not), and PayPal is asked for that amount of the capture with the
+   * return's one `PayPal-Request-Id` (a refund made but not recorded — a crash, a lost answer — is answered again by
+   * PayPal, not made twice). It counts once PayPal's record of the order shows it, then it is recorded on the payment.
+   */
+  async refundReturn(req: RefundReturnRequest): Promise<RefundReturnResponse> {
+    return this.locks.run(req.checkoutId, async () => {
+      const payment = await this.payments.findOne({ paypalOrderId: req.paypalOrderId }).lean<LeanPayment>().exec();
+      if (!payment || payment.checkoutId !== req.checkoutId || payment.details.captureId !== req.captureId) {
+        this.logger.warn({ ...req, known: !!payment }, 'return refund asked for a payment not on record');
+        throw new ConflictException(CHECKOUT_MESSAGES.paymentNotFound);
+      }
+      const made = payment.returnRefunds?.find((r) => r.returnId === req.returnId);
+      if (made) {
+        this.outcomes.inc({ outcome: 'repeated' });
+        return {
+          refunded: true,
+          refundId: made.refundId,
+          amountPence: made.amountPence,
+          currency: payment.details.currency,
+        };
+      }
+      const refunded =
+        (payment.status === 'refunded' ? (payment.refundedPence ?? payment.amountPence) : 0) +
+        (payment.returnRefunds ?? []).reduce((sum, r) => sum + r.amountPence, 0);
+      if (refunded + req.amountPence > payment.amountPence) {
+        this.logger.warn({ ...req, refunded }, 'return refund above what remains of the payment');
+        throw new ConflictException(RETURN_MESSAGES.overPaid);
+      }
+      const currency = payment.details.currency;
+      const answer = await this.paypal.refundCapture(req.captureId, returnRefundRequestId(req.returnId), {
+        pence: req.amountPence,
+        currency,
+      });
+      if (!answer.ok) {
+        this.outcomes.inc({ outcome: 'refused' });
+        this.logger.warn({ ...req, issue: answer.issue, reason: answer.reason }, 'PayPal refused the return refund');
+        return { refunded: false, reason: answer.reason };
+      }
+      const verified = verifyPayPalRefund(await this.paypal.getOrder(payment.paypalOrderId), {
+        refundId: answer.id,
+        captureId: req.captureId,
+        pence: req.amountPence,
+        currency,
+        partial: true,
+      });
+      if (!verified.ok) {
+        this.logger.error(
+          { ...req, refundId: answer.id, reason: verified.reason },
+          'return refund not confirmed by PayPal',
+        );
+        throw new HttpException({ statusCode: 502, message: CHECKOUT_MESSAGES.refundNotVerified }, 502);
+      }
+      // Conditional on the return not being recorded: a record is never written twice, whatever ran beside it.
+      await this.payments
+        .updateOne(
+          { _id: payment._id, 'returnRefunds.returnId': { $ne: req.returnId } },
+          {
+            $push: {
+              returnRefunds: {
+                returnId: req.returnId,
+                refundId: answer.id,
+                amountPence: verified.amountPence,
+                at: new Date(),
+              },
+            },
+          },
+        )
+        .exec();
+      this.outcomes.inc({ outcome: 'refunded' });
+      this.logger.log({ ...req, refundId: answer.id }, 'return refunded');
       return { refunded: true, refundId: answer.id, amountPence: verified.amountPence, currency: verified.currency };
     });
   }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { PATTERNS, type RefundOrderPaymentResponse } from '@shop/contracts';
-import { RefundOrderPaymentDto } from './dto/refund-order-payment.dto';
+import { PATTERNS, type RefundOrderPaymentResponse, type RefundReturnResponse } from '@shop/contracts';
+import { RefundOrderPaymentDto, RefundReturnDto } from './dto/refund-order-payment.dto';
 import { OrderRefundsService } from './order-refunds.service';
 
 /**
@@ -16,5 +16,11 @@ export class RefundsMessages {
   @MessagePattern(PATTERNS.checkout.refundOrderPayment)
   refund(@Payload() request: RefundOrderPaymentDto): Promise<RefundOrderPaymentResponse> {
     return this.refunds.refundOrderPayment(request);
+  }
+
+  /** orders → checkout when an admin marks a return Received; one partial refund per return, however often asked. */
+  @MessagePattern(PATTERNS.checkout.refundReturn)
+  refundReturn(@Payload() request: RefundReturnDto): Promise<RefundReturnResponse> {
+    return this.refunds.refundReturn(request);
   }
 }

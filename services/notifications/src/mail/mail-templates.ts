@@ -9,6 +9,7 @@ export const MAIL_KINDS = [
   'order-shipped',
   'order-delivered',
   'order-cancelled',
+  'return-update',
   'welcome',
   'password-reset',
   'newsletter-confirmation',

@@ -4,6 +4,7 @@ import type {
   OrderStatusChangedEvent,
   OrderSummaryLine,
   PasswordResetRequestedEvent,
+  ReturnStatusChangedEvent,
   ShippingAddress,
   StockAlertTriggeredEvent,
   UserRegisteredEvent,
@@ -155,6 +156,75 @@ export function orderStatusChanged(event: EventEnvelope, s: ComposeSettings): Co
         orderNumber: data.orderId,
         changedOn: formatDate(changedAt),
         refund,
+        orderUrl: orderUrl(s, data.orderId),
+      },
+    },
+  };
+}
+
+/** What each step of a return tells the customer: the subject, then the first sentence. */
+const RETURN_MAIL: Partial<
+  Record<string, { subject: (order: string) => string; headline: (order: string, on: string) => string }>
+> = {
+  Requested: {
+    subject: (o) => `We have your return request for order ${o}`,
+    headline: (o, on) =>
+      `We received your request on ${on} to return these items from order ${o}. We will review it and email you shortly.`,
+  },
+  Approved: {
+    subject: (o) => `Your return for order ${o} is approved`,
+    headline: (o, on) =>
+      `Your return for order ${o} was approved on ${on}. Please send the items back; we refund you once they arrive.`,
+  },
+  Rejected: {
+    subject: (o) => `Your return for order ${o} was not accepted`,
+    headline: (o, on) => `We are sorry: your return request for order ${o} was not accepted on ${on}.`,
+  },
+  Refunded: {
+    subject: (o) => `Your refund for order ${o} is on its way`,
+    headline: (o, on) =>
+      `We received your returned items and refunded them on ${on} to your original payment method. It may take a few working days to appear on your statement.`,
+  },
+};
+
+/** EVENTS.orders.returnStatusChanged → requested, approved, rejected, refunded (Received: none; the refund follows). */
+export function returnStatusChanged(event: EventEnvelope, s: ComposeSettings): Composed {
+  const data = event.data as Partial<ReturnStatusChangedEvent> | undefined;
+  if (!isObject(data) || !isText(data.orderId) || !isText(data.returnId)) return { skip: 'no orderId or returnId' };
+  const texts = RETURN_MAIL[String(data.status)];
+  if (!texts) return { skip: `no email for a return ${String(data.status)}` };
+  const to = email(data.customer?.email);
+  if (!to) return { skip: 'the event has no customer email' };
+  const lines = Array.isArray(data.lines) ? data.lines.filter((l) => isObject(l) && isText(l.name)) : [];
+  if (!lines.length || !isAmount(data.amount)) return { skip: 'the return has no lines or amount' };
+  const changedAt = validDate(data.changedAt) ?? validDate(event.occurredAt) ?? new Date();
+  const refunded =
+    data.status === 'Refunded' && isObject(data.refund) && isAmount(data.refund.amount)
+      ? formatMoney(data.refund.amount, isText(data.refund.currency) ? data.refund.currency : 'GBP')
+      : null;
+  return {
+    mail: {
+      kind: 'return-update',
+      to,
+      name: nameOr(data.customer?.name, ''),
+      values: {
+        ...base(s),
+        subject: texts.subject(data.orderId),
+        headline: texts.headline(data.orderId, formatDate(changedAt)),
+        customerName: nameOr(data.customer?.name, 'there'),
+        orderNumber: data.orderId,
+        note: isText(data.note) ? data.note.trim() : null,
+        instructions:
+          data.status === 'Approved'
+            ? `Please pack the items with a note of your order number (${data.orderId}) and send them back to us.`
+            : null,
+        lines: lines.map((l) => ({
+          name: l.name,
+          variant: variantOf({ name: l.name, quantity: l.quantity, price: 0, size: l.size, color: l.color }),
+          quantity: Number.isInteger(l.quantity) && l.quantity > 0 ? l.quantity : 1,
+        })),
+        amountLabel: refunded ? 'Refunded' : data.status === 'Rejected' ? 'Not refunded' : 'Refund once received',
+        amount: refunded ?? formatPounds(data.amount),
         orderUrl: orderUrl(s, data.orderId),
       },
     },

@@ -7,6 +7,7 @@ import {
   orderConfirmation,
   orderStatusChanged,
   passwordReset,
+  returnStatusChanged,
   welcome,
   type Composed,
   type ComposeSettings,
@@ -17,6 +18,7 @@ import { NotificationsService } from './notifications.service';
 export const EMAIL_OF_EVENT: Record<string, (event: EventEnvelope, s: ComposeSettings) => Composed> = {
   [EVENTS.orders.orderPlaced]: orderConfirmation,
   [EVENTS.orders.orderStatusChanged]: orderStatusChanged,
+  [EVENTS.orders.returnStatusChanged]: returnStatusChanged,
   [EVENTS.identity.userRegistered]: welcome,
   [EVENTS.identity.passwordResetRequested]: passwordReset,
   // Not identity.subscriber.subscribed: checkout answers each with the welcome code, and one subscription is one email.
@@ -46,7 +48,7 @@ function customerOf(
       with: (customer) => ({ ...event, data: { ...data, summary: { ...summary, customer } } }),
     };
   }
-  if (event.type === EVENTS.orders.orderStatusChanged)
+  if (event.type === EVENTS.orders.orderStatusChanged || event.type === EVENTS.orders.returnStatusChanged)
     return {
       customer: isObject(data.customer) ? (data.customer as Customer) : {},
       userId: data.userId,

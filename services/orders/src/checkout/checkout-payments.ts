@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { PATTERNS, type RefundOrderPaymentRequest, type RefundOrderPaymentResponse } from '@shop/contracts';
+import {
+  PATTERNS,
+  type RefundOrderPaymentRequest,
+  type RefundOrderPaymentResponse,
+  type RefundReturnRequest,
+  type RefundReturnResponse,
+} from '@shop/contracts';
 import { RpcClient } from '@shop/nest-common';
 import { OrdersConfig } from '../config/orders.config';
 
@@ -22,5 +28,14 @@ export class CheckoutPayments {
       req,
       this.config.REFUND_TIMEOUT_MS,
     );
+  }
+
+  /**
+   * Refunds a received return's amount of the order's payment, once however often asked (checkout keeps one refund
+   * per return and asks PayPal with one request id per return), or says why PayPal refused. No answer within
+   * REFUND_TIMEOUT_MS is a 503: asking again answers the refund if it was made meanwhile.
+   */
+  refundReturn(req: RefundReturnRequest): Promise<RefundReturnResponse> {
+    return this.checkout.send<RefundReturnResponse>(PATTERNS.checkout.refundReturn, req, this.config.REFUND_TIMEOUT_MS);
   }
 }

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { ORDER_MESSAGES, type OrderStatus } from '@shop/contracts';
+import { ORDER_MESSAGES, type OrderStatus, type ReturnStatus } from '@shop/contracts';
 
 export interface OrderStatusFields {
   status: OrderStatus;
@@ -18,6 +18,8 @@ export interface StatusEntry {
   refund?: { id: string; amountPence: number };
   /** Something that happened without a change of status. */
   note?: string;
+  /** A step of one of the order's returns (the status unchanged). */
+  return?: { id: string; status: ReturnStatus; amountPence?: number; note?: string };
 }
 
 /** What an order stores that its history is read from. */

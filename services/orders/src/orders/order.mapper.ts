@@ -5,23 +5,34 @@ import {
   type OrderStatusEntryJson,
   type ShippingAddress,
 } from '@shop/contracts';
+import { returnForBuyer, returnsJsonOf } from '../returns/return.mapper';
 import { statusHistoryOf, type StatusEntry } from './order-status';
 import type { LeanOrder } from './order.schema';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** What a history entry may store beyond its status and time: who made the change, its refund, a note. */
-export type StatusEntryExtras = Pick<StatusEntry, 'by' | 'refund' | 'note'>;
+export type StatusEntryExtras = Pick<StatusEntry, 'by' | 'refund' | 'note' | 'return'>;
 
 /** A stored history entry as its JSON: its status and time, and whichever of by, refund and note it has. */
 export function toStatusEntryJson(entry: StatusEntry): OrderStatusEntryJson {
-  const { status, at, by, refund, note } = entry;
+  const { status, at, by, refund, note, return: ret } = entry;
   return {
     status,
     at: iso(at),
     ...(by ? { by: { _id: String(by._id), name: by.name } } : {}),
     ...(refund ? { refund: { id: refund.id, amount: toPounds(refund.amountPence) } } : {}),
     ...(note ? { note } : {}),
+    ...(ret
+      ? {
+          return: {
+            id: ret.id,
+            status: ret.status,
+            ...(ret.amountPence !== undefined ? { amount: toPounds(ret.amountPence) } : {}),
+            ...(ret.note ? { note: ret.note } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -33,6 +44,7 @@ export function forBuyer(order: OrderJson): OrderJson {
   return {
     ...order,
     statusHistory: order.statusHistory.filter((e) => !e.note).map(({ by: _by, ...entry }) => entry),
+    ...(order.returns ? { returns: order.returns.map(returnForBuyer) } : {}),
   };
 }
 
@@ -66,6 +78,7 @@ export function toOrderJson(o: LeanOrder): OrderJson {
     isDelivered: o.isDelivered,
     status: o.status,
     statusHistory: statusHistoryOf(o).map(toStatusEntryJson),
+    ...returnsJsonOf(o),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

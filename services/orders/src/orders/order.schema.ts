@@ -1,7 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ORDER_STATUSES, SHIPPING_METHOD, type OrderStatus } from '@shop/contracts';
+import { ORDER_STATUSES, SHIPPING_METHOD, type OrderStatus, type ReturnStatus } from '@shop/contracts';
 import { OutboxEntrySchema, type OutboxEntry } from '@shop/nest-common';
 import type { Types } from 'mongoose';
+import { OrderReturnSchema, type OrderReturn } from '../returns/return.schema';
 
 /** The buyer as they were when they ordered: a copy, so the order still shows them after the user is deleted. */
 @Schema({ _id: false, versionKey: false })
@@ -91,6 +92,8 @@ export class OrderStatusEntry {
   @Prop({ type: SchemaFactory.createForClass(OrderChangedBy) }) by?: OrderChangedBy;
   @Prop({ type: SchemaFactory.createForClass(OrderRefund) }) refund?: OrderRefund;
   @Prop() note?: string;
+  /** A step of one of the order's returns (the order's status unchanged): which, its status, amount, note. */
+  @Prop({ type: Object }) return?: { id: string; status: ReturnStatus; amountPence?: number; note?: string };
 }
 
 /**
@@ -160,6 +163,18 @@ export class Order {
    */
   @Prop() refundPendingAt?: Date;
 
+  /**
+   * The order's returns (returns/), oldest first. Every change of them is one write conditional on `returnsVersion`
+   * as it was read (no lock): two changes at once cannot both apply, so the returns never claim more units than were
+   * bought or refund more than was paid, and each step happens once.
+   */
+  @Prop({ type: [OrderReturnSchema], default: undefined }) returns?: OrderReturn[];
+  @Prop() returnsVersion?: number;
+  /** When a return was last asked for or changed: the admin's returns queue, newest first (top-level, indexed). */
+  @Prop() returnsAt?: Date;
+  /** While a received return's refund is not made: since when (the refund retry's question). */
+  @Prop() returnRefundDueAt?: Date;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -188,6 +203,9 @@ export const REPLACED_ORDER_INDEXES = ['customerName_1__id_1', 'customerEmail_1_
 
 // The pending-refund check's question: cancels whose refund got no answer (only those orders have the field).
 OrderSchema.index({ refundPendingAt: 1 }, { sparse: true });
+// The admin's returns queue and the refund retry of received returns (only orders with returns have them).
+OrderSchema.index({ returnsAt: -1 }, { sparse: true });
+OrderSchema.index({ returnRefundDueAt: 1 }, { sparse: true });
 
 /** The lower-cased buyer fields the admin's search reads (customerName, customerEmail). */
 export function customerKeys(user: { name: string; email?: string }): Pick<Order, 'customerName' | 'customerEmail'> {
@@ -206,6 +224,8 @@ export const ORDER_PROJECTION = {
   outboxPending: 0,
   refundPending: 0,
   refundPendingAt: 0,
+  returnsVersion: 0,
+  returnRefundDueAt: 0,
   customerName: 0,
   customerEmail: 0,
 } as const;

@@ -14,6 +14,6 @@ import { PendingRefunds } from './pending-refunds';
   imports: [MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]), CheckoutModule],
   controllers: [OrdersController, AdminOrdersController, OrdersMessages],
   providers: [OrdersService, OrderLocks, OrdersOutbox, PendingRefunds],
-  exports: [MongooseModule, OrdersService, OrderLocks],
+  exports: [MongooseModule, OrdersService, OrderLocks, OrdersOutbox],
 })
 export class OrdersModule {}

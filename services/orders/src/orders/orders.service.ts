@@ -11,6 +11,7 @@ import {
 import { InjectModel } from '@nestjs/mongoose';
 import {
   ORDER_MESSAGES,
+  RETURN_MESSAGES,
   type CreateOrderRequest,
   type CreateOrderResponse,
   type OrderJson,
@@ -239,6 +240,8 @@ export class OrdersService implements OnModuleInit {
     const decidedAt = new Date();
     const change = statusChange(current, status, decidedAt);
     if (!change) return { order: current, changed: false };
+    // Its returns are refunded from its payment line by line, and belong to a delivered order.
+    if (current.returns?.length) throw new BadRequestException(RETURN_MESSAGES.withReturnsStayDelivered);
     // The money may be back with the buyer already: nothing but the cancel (or the check) may follow until it is known.
     if (current.refundPending && change.status !== 'Cancelled')
       throw new ConflictException(ORDER_MESSAGES.refundPending);
@@ -288,11 +291,18 @@ export class OrdersService implements OnModuleInit {
     ];
     // The events are appended ($push), never the outbox rewritten: the relay marks entries published without the
     // order's lock, and a rewrite from this read would undo a mark made meanwhile.
-    const $set: UpdateQuery<Order>['$set'] = { ...change, statusHistory, outboxPending: true };
+    // A stored history gets the entry appended ($push), so that a return's step stored meanwhile (returns/, which
+    // takes no lock) is kept; an order from before the history stores the whole history its JSON showed.
+    const stored = !!current.statusHistory?.length;
+    const $set: UpdateQuery<Order>['$set'] = { ...change, ...(stored ? {} : { statusHistory }), outboxPending: true };
     // A cancellation settles an earlier cancel whose refund got no answer.
     const $unset = { refundPending: 1, refundPendingAt: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
     const updated = await this.orders
-      .findByIdAndUpdate(current._id, { $set, $unset, $push: { outbox: { $each: events } } }, { new: true })
+      .findByIdAndUpdate(
+        current._id,
+        { $set, $unset, $push: { outbox: { $each: events }, ...(stored ? { statusHistory: entry } : {}) } },
+        { new: true },
+      )
       .lean<LeanOrder>()
       .exec();
     return { order: updated!, changed: true };
@@ -371,10 +381,12 @@ export class OrdersService implements OnModuleInit {
     await this.orders
       .updateOne(
         { _id: current._id },
-        {
-          $set: { statusHistory: [...statusHistoryOf(current), entry] },
-          $unset: { refundPending: 1, refundPendingAt: 1 },
-        },
+        current.statusHistory?.length
+          ? { $push: { statusHistory: entry }, $unset: { refundPending: 1, refundPendingAt: 1 } }
+          : {
+              $set: { statusHistory: [...statusHistoryOf(current), entry] },
+              $unset: { refundPending: 1, refundPendingAt: 1 },
+            },
       )
       .exec();
   }

@@ -32,6 +32,16 @@ describe('salesOf', () => {
       ]),
     ).toEqual({ orders: 4, revenuePence: 7_500 });
   });
+
+  it("takes off a return's refund once it is Refunded, not while it is only asked for or received", () => {
+    const step = (status: 'Requested' | 'Received' | 'Refunded', amountPence: number) => ({
+      return: { id: 'r1', status, amountPence },
+    });
+    const delivered = (entries: RevenueFields['statusHistory']) =>
+      order('2026-03-10T01:00:00Z', 9_000, { status: 'Delivered', statusHistory: entries });
+    expect(salesOf([delivered([step('Requested', 1_800), step('Received', 1_800)])]).revenuePence).toBe(9_000);
+    expect(salesOf([delivered([step('Requested', 1_800), step('Refunded', 1_800)])]).revenuePence).toBe(7_200);
+  });
 });
 
 describe('UTC days', () => {

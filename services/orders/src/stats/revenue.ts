@@ -33,9 +33,15 @@ export function earnsRevenue(order: Pick<RevenueFields, 'isPaid' | 'status'>): b
   return order.isPaid && order.status !== 'Cancelled';
 }
 
-/** The refunds recorded in an order's history (pence). */
+/** The refunds recorded in an order's history (pence): a cancellation's, and each refunded return's (issue 38). */
 export function refundsPence(order: Pick<RevenueFields, 'statusHistory'>): number {
-  return (order.statusHistory ?? []).reduce((sum, entry) => sum + (entry.refund?.amountPence ?? 0), 0);
+  return (order.statusHistory ?? []).reduce(
+    (sum, entry) =>
+      sum +
+      (entry.refund?.amountPence ?? 0) +
+      (entry.return?.status === 'Refunded' ? (entry.return.amountPence ?? 0) : 0),
+    0,
+  );
 }
 
 /** What an order earns (pence): its total less its refunds if it earns revenue, else nothing. */

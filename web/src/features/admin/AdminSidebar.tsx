@@ -8,12 +8,13 @@ export const ADMIN_LINKS = [
   { label: 'Users', to: '/admin/users' },
   { label: 'Products', to: '/admin/products' },
   { label: 'Orders', to: '/admin/orders' },
+  { label: 'Returns', to: '/admin/returns' },
   { label: 'Discounts', to: '/admin/discounts' },
 ] as const;
 
 const item = 'flex items-center rounded-lg px-4 py-2.5 font-medium';
 
-/** The sidebar's content (on phones it shows in a drawer): the dashboard link, Users, Products, Orders, Discounts, Shop, Logout. */
+/** The sidebar's content (on phones it shows in a drawer): the dashboard link, Users, Products, Orders, Returns, Discounts, Shop, Logout. */
 export function AdminSidebar({ onNavigate }: { onNavigate?: () => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();

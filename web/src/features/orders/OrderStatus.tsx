@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { OrderJson, OrderStatus } from '@shop/contracts';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { formatPrice } from '@/lib/money';
+import { RETURN_STATUS_TEXT } from './returnStatus';
 
 const BADGE: Record<OrderStatus, string> = {
   Processing: 'bg-blue-100 text-blue-800',
@@ -17,9 +18,9 @@ const DOT: Record<OrderStatus, string> = {
   Cancelled: 'bg-gray-600',
 };
 
-/** The index of the history's last change of status (a note after it changed nothing); -1 for none. */
+/** The index of the history's last change of status (a note or a return's step after it changed nothing); -1 for none. */
 function lastChange(steps: OrderJson['statusHistory']): number {
-  for (let i = steps.length - 1; i >= 0; i--) if (!steps[i].note) return i;
+  for (let i = steps.length - 1; i >= 0; i--) if (!steps[i].note && !steps[i].return) return i;
   return -1;
 }
 
@@ -68,10 +69,22 @@ export function OrderStatusTimeline({ order }: { order: OrderJson }) {
                 aria-hidden="true"
                 className={`absolute top-1.5 -left-[7px] h-3 w-3 rounded-full ring-2 ring-white ${current ? DOT[step.status] : 'bg-gray-300'}`}
               />
-              {step.note ?? step.status}{' '}
+              {step.return ? (
+                <span data-testid="order-return-step">
+                  {RETURN_STATUS_TEXT[step.return.status]}
+                  {step.return.amount !== undefined &&
+                    step.return.status !== 'Rejected' &&
+                    ` (${formatPrice(step.return.amount)})`}
+                </span>
+              ) : (
+                (step.note ?? step.status)
+              )}{' '}
               <time dateTime={step.at} className="block text-sm font-normal text-gray-600">
                 {formatDateTime(step.at)}
               </time>
+              {step.return?.note && (
+                <span className="block text-sm font-normal text-gray-700">Note: {step.return.note}</span>
+              )}
               {step.refund && (
                 <span className="block text-sm font-normal text-gray-700" data-testid="order-refund">
                   Refunded {formatPrice(step.refund.amount)}

@@ -14,6 +14,7 @@ const AdminProductEditPage = lazy(() => import('./AdminProductEditPage'));
 const AdminOrdersPage = lazy(() => import('./AdminOrdersPage'));
 const AdminOrderPage = lazy(() => import('./AdminOrderPage'));
 const AdminDiscountsPage = lazy(() => import('./AdminDiscountsPage'));
+const AdminReturnsPage = lazy(() => import('./AdminReturnsPage'));
 
 /**
  * The admin layout: a sidebar beside the page on wide screens, behind a toggle on phones (docs/product.md#admin-area).
@@ -89,6 +90,7 @@ export default function AdminArea() {
         <Route path="orders" element={<AdminOrdersPage />} />
         <Route path="orders/:id" element={<AdminOrderPage />} />
         <Route path="discounts" element={<AdminDiscountsPage />} />
+        <Route path="returns" element={<AdminReturnsPage />} />
         <Route path="*" element={<AdminNotFound />} />
       </Route>
     </Routes>

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { OrderJson, OrderStatusEntryJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
+import { RETURN_STATUS_TEXT } from '@/features/orders/returnStatus';
 import { fetchAdminOrder, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { StatusBadge } from '@/features/admin/StatusBadge';
@@ -47,6 +48,7 @@ const time = (iso: string | undefined) => (iso ? <time dateTime={iso}>{formatDat
 /** What one history entry says happened. */
 function entryText(entry: OrderStatusEntryJson, i: number, history: OrderStatusEntryJson[]): string {
   if (i === 0) return `Order placed: ${entry.status}`;
+  if (entry.return) return `${RETURN_STATUS_TEXT[entry.return.status]} (return ${entry.return.id})`;
   if (entry.note && entry.status === history[i - 1]?.status) return `Note (still ${entry.status})`;
   return `Status set to ${entry.status}`;
 }
@@ -73,6 +75,20 @@ function Timeline({ order }: { order: OrderJson }) {
           </p>
         )}
         {entry.note && <p className="text-sm text-gray-800">{entry.note}</p>}
+        {entry.return && (
+          <p className="text-sm text-gray-800">
+            {entry.return.amount !== undefined && (
+              <>
+                {entry.return.status === 'Refunded' ? 'Refunded ' : 'Refund on receipt: '}
+                <Price value={entry.return.amount} />{' '}
+              </>
+            )}
+            {entry.return.note && <>· Note: {entry.return.note} </>}
+            <Link to="/admin/returns" className="text-blue-700 underline">
+              Returns
+            </Link>
+          </p>
+        )}
       </>
     ),
   }));
@@ -113,7 +129,10 @@ function Timeline({ order }: { order: OrderJson }) {
 function OrderView({ order }: { order: OrderJson }) {
   const a = order.shippingAddress;
   const pay = order.paymentDetails;
-  const refunded = order.statusHistory.reduce((sum, e) => sum + Math.round((e.refund?.amount ?? 0) * 100), 0);
+  // A cancellation's refund and each refunded return's.
+  const refunded =
+    order.statusHistory.reduce((sum, e) => sum + Math.round((e.refund?.amount ?? 0) * 100), 0) +
+    Math.round((order.refunded ?? 0) * 100);
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">

@@ -45,6 +45,7 @@ describe('admin layout', () => {
       ['Users', '/admin/users'],
       ['Products', '/admin/products'],
       ['Orders', '/admin/orders'],
+      ['Returns', '/admin/returns'],
       ['Discounts', '/admin/discounts'],
       ['Shop', '/'],
     ]);

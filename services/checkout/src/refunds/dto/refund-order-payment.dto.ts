@@ -1,5 +1,5 @@
-import type { RefundOrderPaymentRequest } from '@shop/contracts';
-import { IsBoolean, IsMongoId, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import type { RefundOrderPaymentRequest, RefundReturnRequest } from '@shop/contracts';
+import { IsBoolean, IsInt, IsMongoId, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PAYPAL_ORDER_ID } from '../../paypal/paypal.client';
 
 /** orders → checkout: the payment of a cancelled order. Anything else is answered 400 before PayPal is asked. */
@@ -21,4 +21,29 @@ export class RefundOrderPaymentDto implements RefundOrderPaymentRequest {
   @IsOptional()
   @IsBoolean({ message: 'onlyIfMade must be true or false' })
   onlyIfMade?: boolean;
+}
+
+/** orders → checkout: a received return's refund. Anything else is answered 400 before PayPal is asked. */
+export class RefundReturnDto implements RefundReturnRequest {
+  @IsMongoId({ message: 'orderId must be an order id' })
+  orderId!: string;
+
+  @IsMongoId({ message: 'returnId must be a return id' })
+  returnId!: string;
+
+  @IsMongoId({ message: 'checkoutId must be a checkout id' })
+  checkoutId!: string;
+
+  @Matches(PAYPAL_ORDER_ID, { message: 'paypalOrderId must be a PayPal order id' })
+  paypalOrderId!: string;
+
+  @IsString({ message: 'captureId must be a PayPal capture id' })
+  @MaxLength(100, { message: 'captureId must be a PayPal capture id' })
+  @Matches(/^[A-Za-z0-9-]+$/, { message: 'captureId must be a PayPal capture id' })
+  captureId!: string;
+
+  @IsInt({ message: 'amountPence must be a whole number of pence, at least 1' })
+  @Min(1, { message: 'amountPence must be a whole number of pence, at least 1' })
+  @Max(100_000_000, { message: 'amountPence must be a whole number of pence, at least 1' })
+  amountPence!: number;
 }
