@@ -11,3 +11,4 @@ export * from './messaging';
 export * from './orders';
 export * from './reviews';
 export * from './services';
+export * from './tracking';
