@@ -88,7 +88,8 @@ export const CARRIER_RULES: Readonly<Record<Carrier, CarrierRule>> = {
     shape: '10 digits, e.g. 1234567890',
     example: '1234567890',
     pattern: /^\d{10}$/,
-    url: (n) => `https://www.dhl.com/gb-en/home/tracking/tracking-express.html?submit=1&tracking-id=${encodeURIComponent(n)}`,
+    url: (n) =>
+      `https://www.dhl.com/gb-en/home/tracking/tracking-express.html?submit=1&tracking-id=${encodeURIComponent(n)}`,
   },
   UPS: {
     shape: '1Z and 16 letters and digits, e.g. 1Z999AA10123456784',
@@ -106,7 +107,8 @@ export const TRACKING_MESSAGES = {
   bothOrNeither: 'A carrier and a tracking number go together',
   onlyWhenShipped: 'A carrier and tracking number are given only when marking an order Shipped',
   invalid: (carrier: Carrier) => `That is not a ${carrier} tracking number: ${CARRIER_RULES[carrier].shape}`,
-  checkDigit: (carrier: Carrier) => `That ${carrier} tracking number has a mistyped character (its check digit does not match)`,
+  checkDigit: (carrier: Carrier) =>
+    `That ${carrier} tracking number has a mistyped character (its check digit does not match)`,
 } as const;
 
 /** The number as carriers print and read it: spaces and hyphens dropped, letters upper-cased. */

@@ -198,14 +198,15 @@ describe('verify-webhook-signature', () => {
     expect((await verify(verifyBody(r, {}, tampered))).json.verification_status).toBe('FAILURE');
     const reformatted = JSON.stringify(JSON.parse(r.body), null, 1);
     expect((await verify(verifyBody(r, {}, reformatted))).json.verification_status).toBe('FAILURE');
-    for (const override of [
+    const overrides: Array<Record<string, string>> = [
       { webhook_id: 'OTHERWEBHOOK' },
       { transmission_sig: Buffer.from('nope').toString('base64') },
       { transmission_time: '2020-01-01T00:00:00Z' },
       { transmission_id: '00000000-0000-0000-0000-000000000000' },
       { cert_url: 'https://evil.example/cert.pem' },
       { auth_algo: 'SHA1withRSA' },
-    ])
+    ];
+    for (const override of overrides)
       expect((await verify(verifyBody(r, override))).json.verification_status).toBe('FAILURE');
   });
 

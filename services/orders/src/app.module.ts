@@ -3,6 +3,7 @@ import { ServiceDefaultsModule } from '@shop/nest-common';
 import { AdminOrdersQueryModule } from './admin-orders/admin-orders-query.module';
 import { OrdersConfig } from './config/orders.config';
 import { OrdersModule } from './orders/orders.module';
+import { PaymentsModule } from './payments/payments.module';
 import { StatsModule } from './stats/stats.module';
 
 @Module({
@@ -11,6 +12,7 @@ import { StatsModule } from './stats/stats.module';
     OrdersModule,
     AdminOrdersQueryModule,
     StatsModule,
+    PaymentsModule,
   ],
 })
 export class AppModule {}
