@@ -129,6 +129,8 @@ export const ORDER_MESSAGES = {
   confirmCancelPaid: (amount: string) =>
     `Cancel this order and refund ${amount} to the customer's PayPal account? Its items go back on sale, and a cancelled order cannot change status again.`,
   removed: 'Order removed',
+  /** The history note of a shipped order's tracking corrected by an admin. */
+  trackingChanged: (carrier: string, number: string) => `Tracking changed to ${carrier} ${number}`,
   /** The history note of money PayPal gave back outside the shop (`amount` formatted, e.g. £90.00). */
   externalRefund: (kind: PaymentReversalKind, amount: string, id: string) =>
     kind === 'refund'
