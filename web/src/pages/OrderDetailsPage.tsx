@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { OrderLines } from '@/features/orders/OrderLines';
+import { ExternalRefunds, OrderLines, ParcelTracking } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
-import { ExternalRefunds, ParcelTracking } from '@/features/orders/ParcelTracking';
 import { fetchOrderDetails, selectOrders } from '@/features/orders/ordersSlice';
 import { formatDate } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';

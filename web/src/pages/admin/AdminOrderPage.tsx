@@ -6,11 +6,10 @@ import { Price } from '@/components/Price';
 import { fetchAdminOrder, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { StatusBadge } from '@/features/admin/StatusBadge';
-import { OrderLines } from '@/features/orders/OrderLines';
+import { ExternalRefunds, OrderLines, ParcelTracking } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { formatDateTime } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
-import { ExternalRefunds, ParcelTracking } from '@/features/orders/ParcelTracking';
 import { MarkDeliveredButton, OrderStatusSelect, ShipOrderPanel } from './AdminOrdersPage';
 
 /** The parcel (carrier, number, the carrier's page), and shipping or correcting it. */
