@@ -208,6 +208,16 @@ export class PayPalWebhooksService implements OnModuleInit {
       const checkout = await this.checkouts.findById(checkoutId).lean<LeanCheckout>().exec();
       // Paid meanwhile by another capture (the buyer tried again): its stock is the order's now.
       if (!checkout || checkout.isPaid) return 'ignored';
+      // Given back only as an unpaid checkout, in one conditional write that also tells its next pay to hold the lines
+      // again (`stockReleased`, as for a hold the catalog's sweeper gives back).
+      const { matchedCount } = await this.checkouts
+        .updateOne(
+          { _id: checkout._id, isPaid: false },
+          { $set: { stockReleased: true } },
+          { timestamps: false, strict: false },
+        )
+        .exec();
+      if (matchedCount !== 1) return 'ignored';
       await this.catalog.send(PATTERNS.catalog.releaseStock, { checkoutId } satisfies ReleaseStockRequest);
       await this.discounts.release(checkout);
       this.logger.warn({ checkoutId, captureId: capture.captureId }, 'capture denied: stock hold released');
