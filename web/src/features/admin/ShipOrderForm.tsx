@@ -104,9 +104,11 @@ export function ShipOrderForm({ order, onDone }: { order: OrderJson; onDone: () 
         <input
           id={ids.number}
           value={number}
-          onChange={(e) => setNumber(e.target.value)}
-          onBlur={() => {
-            if (carrier && number.trim()) setErrors((x) => ({ ...x, number: trackingNumberProblem(carrier, number) }));
+          onChange={(e) => {
+            setNumber(e.target.value);
+            // the message goes as the admin corrects the number (checked again on submit); never on blur, where the
+            // layout moving under a click on the button would lose the click
+            if (errors.number) setErrors((x) => ({ ...x, number: undefined }));
           }}
           autoComplete="off"
           spellCheck={false}

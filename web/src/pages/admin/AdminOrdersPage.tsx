@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, useSearchParams } from 'react-router-dom';
 import {
   ORDER_MESSAGES,
@@ -84,7 +85,9 @@ export function useSetOrderStatus(order: OrderJson) {
 
 /** Shipping asks for the parcel (carrier, tracking number) in a panel; correcting it too, on the order's page. */
 export function ShipOrderPanel({ order, open, onClose }: { order: OrderJson; open: boolean; onClose: () => void }) {
-  return (
+  // Into the body: opened from a table cell, whose layout (a phone's card, its text alignment) it must not inherit.
+  if (!open) return null;
+  return createPortal(
     <Drawer
       open={open}
       onClose={onClose}
@@ -92,7 +95,8 @@ export function ShipOrderPanel({ order, open, onClose }: { order: OrderJson; ope
       testId="ship-order"
     >
       <ShipOrderForm order={order} onDone={onClose} />
-    </Drawer>
+    </Drawer>,
+    document.body,
   );
 }
 
