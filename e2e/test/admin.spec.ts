@@ -409,9 +409,26 @@ describe('admin area (browser)', () => {
     await expect(orderRow.textContent()).resolves.not.toContain('$');
 
     const status = orderRow.getByLabel(`Status of order #${orderId}`, { exact: true });
+    // Shipped asks for the parcel: a number not of the carrier's format is refused beside its field, nothing sent
     await status.selectOption('Shipped');
+    const ship = page.getByRole('dialog', { name: `Ship order #${orderId.slice(-6)}` });
+    await ship.waitFor();
+    await ship.getByLabel('Carrier', { exact: true }).selectOption('DPD');
+    await ship.getByLabel('Tracking number', { exact: true }).fill('1234567890');
+    await ship.getByRole('button', { name: 'Mark as Shipped' }).click();
+    await ship.getByText('That is not a DPD tracking number: 14 digits, e.g. 15501234567890').waitFor();
+    await expect(status.inputValue()).resolves.toBe('Processing');
+    await expectAccessible('ship-order');
+    await shoot('ship-order');
+    await ship.getByLabel('Tracking number', { exact: true }).fill('1550 1234 5678 90');
+    await ship.getByRole('button', { name: 'Mark as Shipped' }).click();
     await page.getByText(`Order #${orderId.slice(-6)} is now Shipped`, { exact: true }).waitFor();
-    expect((await call('GET', `/api/orders/${orderId}`, customerToken)).body.status).toBe('Shipped');
+    await ship.waitFor({ state: 'detached' });
+    const shipped = (await call('GET', `/api/orders/${orderId}`, customerToken)).body;
+    expect(shipped).toMatchObject({
+      status: 'Shipped',
+      tracking: { carrier: 'DPD', number: '15501234567890', url: 'https://track.dpd.co.uk/parcels/15501234567890' },
+    });
 
     const deliver = orderRow.getByRole('button', { name: `Mark as Delivered, order #${orderId}`, exact: true });
     await deliver.click();
@@ -429,6 +446,13 @@ describe('admin area (browser)', () => {
       await buyer.goto(`${env.baseUrl}/order/${orderId}`, { waitUntil: 'networkidle' });
       await buyer.getByText(`Order ID: #${orderId}`).waitFor();
       await buyer.getByText('Delivered', { exact: true }).waitFor();
+      // the parcel links to the carrier's own tracking page
+      const track = buyer.getByRole('link', { name: /Track your parcel with DPD/ });
+      await expect(track.getAttribute('href')).resolves.toBe('https://track.dpd.co.uk/parcels/15501234567890');
+      await buyer.screenshot({
+        path: path.join(env.screenshotDir, 'order-details-tracking-desktop.png'),
+        fullPage: true,
+      });
       // The status history: placed, shipped, delivered, each dated; the last is the status now.
       const steps = buyer.getByRole('region', { name: 'Order Status' }).getByRole('listitem');
       const history = await steps.evaluateAll((items) =>

@@ -576,6 +576,38 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         required: ['status'],
         state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
       },
+      {
+        // Shipped with the parcel (issue 38): each field wrong, or missing, is refused, and the order stays as it was
+        name: 'PUT /api/admin/orders/:id (Shipped with tracking)',
+        method: 'PUT',
+        path: () => `/api/admin/orders/${orderId}`,
+        token: () => admin,
+        valid: () => ({ status: 'Shipped', carrier: 'Royal Mail', trackingNumber: 'AB123456785GB' }),
+        fields: { status: 'text', carrier: 'text', trackingNumber: 'text' },
+        required: ['status', 'carrier', 'trackingNumber'],
+        state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
+      },
+      {
+        // PayPal's webhooks (issue 38): nothing here is signed by PayPal, so every body — even a well-formed event
+        // naming the suite's checkout — is refused 400 and the checkout stays unpaid
+        name: 'POST /api/paypal/webhooks',
+        method: 'POST',
+        path: () => '/api/paypal/webhooks',
+        valid: () => ({
+          id: `WH-FUZZ-${checkoutId}`,
+          event_type: 'PAYMENT.CAPTURE.COMPLETED',
+          resource: {
+            id: 'FUZZCAPTURE000001',
+            status: 'COMPLETED',
+            custom_id: checkoutId,
+            amount: { currency_code: 'GBP', value: '1.00' },
+            supplementary_data: { related_ids: { order_id: 'FUZZORDER00000001' } },
+          },
+        }),
+        fields: { id: 'text', event_type: 'text', resource: 'address' },
+        required: ['id', 'event_type'],
+        state: async () => (await call('GET', `/api/checkout/${checkoutId}`, customer.token)).body,
+      },
     ];
   };
 

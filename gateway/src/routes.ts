@@ -31,6 +31,8 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/checkout', service: 'checkout' },
   { prefix: '/api/config', service: 'checkout' },
   { prefix: '/api/admin/discounts', service: 'checkout' },
+  // PayPal's webhook listener (the body proxied as it arrived: its signature covers those bytes)
+  { prefix: '/api/paypal/webhooks', service: 'checkout' },
   { prefix: '/api/orders', service: 'orders' },
   { prefix: '/api/admin/orders', service: 'orders' },
   { prefix: '/api/admin/returns', service: 'orders' },

@@ -186,6 +186,8 @@ export async function startStack(options) {
     PAYPAL_PUBLIC_API_BASE: paypalUrl,
     PAYPAL_CLIENT_ID: 'fake-client-id',
     PAYPAL_CLIENT_SECRET: 'fake-client-secret',
+    // The fake signs its webhook events for this id, and checkout verifies them for it.
+    PAYPAL_WEBHOOK_ID: 'FAKEWEBHOOKID',
   };
   const serviceEnv = (s, replica = 0) => ({
     ...process.env,
@@ -297,7 +299,14 @@ export async function startStack(options) {
       label: 'fake-paypal',
       command: process.execPath,
       args: [FAKE_PAYPAL_MAIN],
-      env: { ...process.env, ...paypalEnv, FAKE_PAYPAL_PORT: String(paypalPort), NODE_ENV: nodeEnv },
+      env: {
+        ...process.env,
+        ...paypalEnv,
+        FAKE_PAYPAL_PORT: String(paypalPort),
+        // PayPal's webhook events reach the shop as PayPal's would: through the gateway (retried until it is up).
+        FAKE_PAYPAL_WEBHOOK_URL: `http://127.0.0.1:${ports.gateway}/api/paypal/webhooks`,
+        NODE_ENV: nodeEnv,
+      },
       cwd: path.join(ROOT, 'packages/fake-paypal'),
       logFile: logFile('fake-paypal'),
       marker: FAKE_PAYPAL_MAIN,

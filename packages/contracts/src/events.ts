@@ -1,5 +1,6 @@
 import type { OrderStatus } from './catalog';
 import type { ShippingAddress } from './checkout';
+import type { TrackingJson } from './tracking';
 
 /**
  * Events: facts published to the topic exchange, named `<publisher>.<entity>.<past-participle>`
@@ -180,6 +181,8 @@ export interface OrderStatusChangedEvent {
   items?: OrderItemRef[];
   /** Set when a cancellation refunded the payment (pounds). */
   refund?: { amount: number; currency: string };
+  /** Set when the order was marked Shipped with its parcel's carrier and tracking number. */
+  tracking?: TrackingJson;
 }
 
 /** EVENTS.orders.orderCancelled: gives the order's sold units back to stock, once. */

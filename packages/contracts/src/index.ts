@@ -14,3 +14,4 @@ export * from './reviews';
 export * from './services';
 export * from './stock-alerts';
 export * from './wishlist';
+export * from './tracking';

@@ -47,5 +47,7 @@ export const PATTERNS = {
   orders: {
     /** CreateOrderRequest → CreateOrderResponse; idempotent on checkoutId */
     createOrder: 'orders.orders.create',
+    /** RecordPaymentReversalRequest → RecordPaymentReversalResponse; idempotent on refundId */
+    recordPaymentReversal: 'orders.payments.record-reversal',
   },
 } as const;

@@ -2,6 +2,7 @@ import type { OrderStatus } from './catalog';
 import type { CheckoutLineJson, PaymentDetailsJson, ShippingAddress } from './checkout';
 import type { AppliedDiscountJson } from './discounts';
 import type { OrderReturnJson, ReturnStatus } from './returns';
+import type { TrackingJson } from './tracking';
 
 /** Shipping shows as Free; estimated delivery 10 days after the order (docs/product.md#business-constants). */
 export const SHIPPING_METHOD = 'Free international shipping';
@@ -69,9 +70,31 @@ export interface OrderJson {
   refunded?: number;
   /** Delivered: the last day a return can be asked for (ISO); absent otherwise. */
   returnableUntil?: string;
+  /** The parcel, once the order was marked Shipped with a carrier and tracking number. */
+  tracking?: TrackingJson;
+  /**
+   * Money PayPal gave back outside the shop (a refund made in PayPal's dashboard, a chargeback the buyer won), as
+   * PayPal's webhooks told it; oldest first. Absent when there was none. The admin's dashboard flags such orders.
+   */
+  externalRefunds?: ExternalRefundJson[];
   createdAt: string;
   updatedAt: string;
 }
+
+/** A refund or reversal of the order's capture made outside the shop, as PayPal reported it. */
+export interface ExternalRefundJson {
+  /** PayPal's id of the refund (or reversal). */
+  id: string;
+  kind: PaymentReversalKind;
+  /** GBP. */
+  amount: number;
+  currency: string;
+  /** ISO time PayPal made it. */
+  at: string;
+}
+
+/** `refund`: made in PayPal's dashboard (PAYMENT.CAPTURE.REFUNDED); `reversal`: a chargeback (….REVERSED). */
+export type PaymentReversalKind = 'refund' | 'reversal';
 
 export interface RevenueDayJson {
   /** YYYY-MM-DD (UTC). */
@@ -91,6 +114,11 @@ export interface AdminStatsJson {
   recentOrders: OrderJson[];
   /** The last STATS_DAYS days, oldest first, every day present. */
   revenueByDay: RevenueDayJson[];
+  /**
+   * Orders whose payment PayPal gave back outside the shop (externalRefunds), the latest first (at most
+   * RECENT_ORDERS × 2), and how many there are: the dashboard flags them for an admin to look at.
+   */
+  paymentAlerts?: { count: number; orders: OrderJson[] };
 }
 
 export const STATS_DAYS = 30;
@@ -113,6 +141,13 @@ export const ORDER_MESSAGES = {
   confirmCancelPaid: (amount: string) =>
     `Cancel this order and refund ${amount} to the customer's PayPal account? Its items go back on sale, and a cancelled order cannot change status again.`,
   removed: 'Order removed',
+  /** The history note of a shipped order's tracking corrected by an admin. */
+  trackingChanged: (carrier: string, number: string) => `Tracking changed to ${carrier} ${number}`,
+  /** The history note of money PayPal gave back outside the shop (`amount` formatted, e.g. £90.00). */
+  externalRefund: (kind: PaymentReversalKind, amount: string, id: string) =>
+    kind === 'refund'
+      ? `Refunded in PayPal, outside the shop: ${amount} (PayPal refund ${id})`
+      : `Payment reversed by PayPal (a chargeback): ${amount} (PayPal reversal ${id})`,
 } as const;
 
 // ---- Request/response: PATTERNS.orders.createOrder (checkout → orders)
@@ -141,6 +176,28 @@ export interface CreateOrderResponse {
   order: OrderJson;
   /** true for the call that made it; false when the checkout's order already existed. */
   created: boolean;
+}
+
+// ---- Request/response: PATTERNS.orders.recordPaymentReversal (checkout → orders, from a PayPal webhook)
+
+/** Money PayPal gave back outside the shop, for the order of the checkout the capture paid. */
+export interface RecordPaymentReversalRequest {
+  checkoutId: string;
+  paypalOrderId: string;
+  captureId: string;
+  /** PayPal's refund id: the order records each once. */
+  refundId: string;
+  kind: PaymentReversalKind;
+  amountPence: number;
+  currency: string;
+  /** ISO time PayPal made it. */
+  at: string;
+}
+
+/** `recorded` false: that refund was on the order already (a replayed webhook). 404 when the checkout has no order. */
+export interface RecordPaymentReversalResponse {
+  orderId: string;
+  recorded: boolean;
 }
 
 // ---- Request/response: PATTERNS.catalog.countProducts (orders' dashboard)

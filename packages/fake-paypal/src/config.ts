@@ -38,7 +38,8 @@ function integer(env: Record<string, string | undefined>, name: string, min: num
  * The fake's options from the environment: FAKE_PAYPAL_PORT (default 8090), FAKE_PAYPAL_HOST (default 127.0.0.1),
  * PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET (the credentials it accepts; the shop reads the same names),
  * FAKE_PAYPAL_LATENCY_MS (how long `slow` waits), FAKE_PAYPAL_MODE (start mode), FAKE_PAYPAL_ALLOW_ANONYMOUS
- * (`false` to require a token on every Orders call). Refuses NODE_ENV=production.
+ * (`false` to require a token on every Orders call), FAKE_PAYPAL_WEBHOOK_URL (where webhook events go) and
+ * PAYPAL_WEBHOOK_ID (the id they are signed for; the shop reads the same name). Refuses NODE_ENV=production.
  */
 export function readFakePayPalEnv(env: Record<string, string | undefined> = process.env): FakePayPalOptions {
   assertNotProduction(env);
@@ -59,6 +60,18 @@ export function readFakePayPalEnv(env: Record<string, string | undefined> = proc
         `FAKE_PAYPAL_MODE must be one of ${FAKE_PAYPAL_MODES.join(', ')} (got "${mode}")`,
       );
     options.mode = mode;
+  }
+  const webhookUrl = text(env, 'FAKE_PAYPAL_WEBHOOK_URL');
+  if (webhookUrl !== undefined) {
+    if (!/^https?:\/\/\S+$/.test(webhookUrl))
+      throw new FakePayPalConfigError(`FAKE_PAYPAL_WEBHOOK_URL must be an http(s) URL (got "${webhookUrl}")`);
+    options.webhookUrl = webhookUrl;
+  }
+  const webhookId = text(env, 'PAYPAL_WEBHOOK_ID');
+  if (webhookId !== undefined) {
+    if (!/^[A-Za-z0-9]{1,50}$/.test(webhookId))
+      throw new FakePayPalConfigError(`PAYPAL_WEBHOOK_ID must be 1-50 letters and digits (got "${webhookId}")`);
+    options.webhookId = webhookId;
   }
   const anonymous = text(env, 'FAKE_PAYPAL_ALLOW_ANONYMOUS')?.toLowerCase();
   if (anonymous !== undefined) {

@@ -17,6 +17,14 @@ import {
 } from './order-request';
 import { invalidRequest, PayPalError, unprocessable } from './paypal-error';
 import {
+  captureResource,
+  createWebhookSender,
+  DEFAULT_WEBHOOK_ID,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  rawMember,
+  type VerifyRequest,
+} from './webhooks';
+import {
   FAKE_PAYPAL_MODES,
   isFakePayPalMode,
   type CallAuth,
@@ -210,6 +218,12 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   let closed = false;
   let url = '';
+  const webhooks = createWebhookSender({
+    webhookId: options.webhookId ?? DEFAULT_WEBHOOK_ID,
+    url: options.webhookUrl,
+    retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    base: () => url,
+  });
 
   // ---- state helpers -------------------------------------------------------------------------------------------
 
@@ -366,6 +380,19 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     order.status = 'COMPLETED';
     order.update_time = now;
     order.links = order.links.filter((l) => l.rel === 'self');
+    // PayPal tells the merchant's listener too: the browser may never report the capture.
+    if (capture.status === 'COMPLETED')
+      webhooks.emit(
+        'PAYMENT.CAPTURE.COMPLETED',
+        captureResource(capture, order.id),
+        `Payment completed for ${amount.currency_code} ${amount.value}`,
+      );
+    else
+      webhooks.emit(
+        'PAYMENT.CAPTURE.DENIED',
+        captureResource(capture, order.id),
+        `A ${amount.currency_code} ${amount.value} capture payment was denied`,
+      );
     return capture;
   }
 
@@ -640,6 +667,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
           'Capture could not be refunded due to insufficient funds.',
         );
       const made = refundCapture(stored, payments, capture, request, ctx.base);
+      announceRefund('PAYMENT.CAPTURE.REFUNDED', made);
       answerOnce(
         ctx,
         key,
@@ -653,6 +681,72 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       if (err instanceof PayPalError) throw new PayPalError(err.status, err.details, err.links, 'payments');
       throw err;
     }
+  }
+
+  /** PAYMENT.CAPTURE.REFUNDED (or REVERSED): the refund as the event's resource, its capture in the `up` link. */
+  function announceRefund(type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', made: PayPalRefund): void {
+    const summary =
+      type === 'PAYMENT.CAPTURE.REFUNDED'
+        ? `A ${made.amount.currency_code} ${made.amount.value} capture payment was refunded`
+        : `A ${made.amount.currency_code} ${made.amount.value} capture payment was reversed`;
+    webhooks.emit(type, structuredClone(made) as unknown as Record<string, unknown>, summary);
+  }
+
+  /** A refund made outside the API (PayPal's dashboard, a chargeback): validated as the API's, then announced. */
+  function refundOutsideApi(
+    captureId: string,
+    value: string | undefined,
+    type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED',
+  ): PayPalRefund {
+    const orderId = captureOrders.get(captureId);
+    const stored = orderId === undefined ? undefined : orders.get(orderId);
+    const payments = stored?.order.purchase_units[0].payments;
+    const capture = payments?.captures.find((c) => c.id === captureId);
+    if (!stored || !payments || !capture) throw notFound('capture_id', captureId);
+    const request = validateRefundRequest(
+      value === undefined ? undefined : { amount: { currency_code: capture.amount.currency_code, value } },
+    );
+    const made = refundCapture(stored, payments, capture, request, url);
+    announceRefund(type, made);
+    return made;
+  }
+
+  /** POST /v1/notifications/verify-webhook-signature (Webhooks v1): SUCCESS or FAILURE, over the event's raw text. */
+  function verifySignature(ctx: Ctx, bytes: Buffer): void {
+    authenticate(ctx);
+    const body = parseJsonBody(ctx, bytes);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw invalidRequest('MALFORMED_REQUEST_JSON', 'The request JSON is not well formed.');
+    const fields = body as Record<string, unknown>;
+    for (const name of [
+      'auth_algo',
+      'cert_url',
+      'transmission_id',
+      'transmission_sig',
+      'transmission_time',
+      'webhook_id',
+    ] as const) {
+      if (typeof fields[name] !== 'string' || fields[name] === '')
+        throw new PayPalError(400, [
+          {
+            field: name,
+            location: 'body',
+            issue: 'MISSING_REQUIRED_PARAMETER',
+            description: 'A required field / parameter is missing.',
+          },
+        ]);
+    }
+    const raw = rawMember(bytes.toString('utf8'), 'webhook_event');
+    if (raw === undefined || typeof fields.webhook_event !== 'object' || fields.webhook_event === null)
+      throw new PayPalError(400, [
+        {
+          field: 'webhook_event',
+          location: 'body',
+          issue: 'MISSING_REQUIRED_PARAMETER',
+          description: 'A required field / parameter is missing.',
+        },
+      ]);
+    reply(ctx, 200, { verification_status: webhooks.verify(fields as unknown as VerifyRequest, raw) });
   }
 
   async function getOrder(ctx: Ctx): Promise<void> {
@@ -679,6 +773,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     callLog.length = 0;
     mode = startMode;
     latencyMs = startLatency;
+    webhooks.reset();
   }
 
   function createCompletedOrder(input: CreateCompletedOrderInput, base = url): StoredOrder {
@@ -762,6 +857,45 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       );
       return reply(ctx, 201, structuredClone(stored.order));
     }
+    if (path === '/__fake/webhooks') {
+      if (method === 'GET')
+        return reply(ctx, 200, {
+          webhookId: webhooks.webhookId,
+          url: webhooks.url ?? null,
+          events: webhooks.events(),
+          deliveries: webhooks.deliveries(),
+        });
+      if (method !== 'POST') throw methodNotAllowed(ctx, 'GET, POST');
+      if (
+        fields.url !== undefined &&
+        fields.url !== null &&
+        (typeof fields.url !== 'string' || !/^https?:\/\//.test(fields.url))
+      )
+        throw new Answer(400, { error: 'url must be an http(s) URL or null' });
+      const delays = fields.retryDelaysMs;
+      if (
+        delays !== undefined &&
+        (!Array.isArray(delays) ||
+          delays.length > 30 ||
+          !delays.every((d) => Number.isInteger(d) && d >= 0 && d <= 600_000))
+      )
+        throw new Answer(400, { error: 'retryDelaysMs must be at most 30 whole numbers of ms from 0 to 600000' });
+      if (fields.url !== undefined) webhooks.setUrl((fields.url as string | null) ?? undefined);
+      if (delays !== undefined) webhooks.setRetryDelays(delays as number[]);
+      return reply(ctx, 200, { webhookId: webhooks.webhookId, url: webhooks.url ?? null });
+    }
+    const dashboardMatch = /^\/__fake\/captures\/([^/]+)\/(refund|reverse)$/.exec(path);
+    if (dashboardMatch) {
+      if (method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+      if (fields.value !== undefined && typeof fields.value !== 'string')
+        throw new Answer(400, { error: 'value must be a string like "12.34"' });
+      const captureId = safeDecode(dashboardMatch[1]);
+      const made =
+        dashboardMatch[2] === 'refund'
+          ? refundOutsideApi(captureId, fields.value as string | undefined, 'PAYMENT.CAPTURE.REFUNDED')
+          : refundOutsideApi(captureId, undefined, 'PAYMENT.CAPTURE.REVERSED');
+      return reply(ctx, 201, structuredClone(made));
+    }
     const orderMatch = /^\/__fake\/orders\/([^/]+)$/.exec(path);
     if (orderMatch) {
       if (method !== 'GET') throw methodNotAllowed(ctx, 'GET');
@@ -819,6 +953,33 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       }
       if (method !== 'GET') throw methodNotAllowed(ctx, 'GET');
       return getOrder(ctx);
+    }
+    if (path === '/v1/notifications/verify-webhook-signature') {
+      if (method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+      return verifySignature(ctx, body.bytes);
+    }
+    if (path === webhooks.certPath) {
+      if (method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+      ctx.res.setHeader('Content-Type', 'application/x-pem-file');
+      ctx.res.end(webhooks.certPem);
+      return;
+    }
+    const resendMatch = /^\/v1\/notifications\/webhooks-events\/([^/]+)\/resend$/.exec(path);
+    if (resendMatch) {
+      if (method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+      authenticate(ctx);
+      const id = safeDecode(resendMatch[1]);
+      if (!webhooks.resend(id))
+        throw new PayPalError(404, [
+          {
+            field: 'event_id',
+            value: id.slice(0, 64),
+            location: 'path',
+            issue: 'INVALID_RESOURCE_ID',
+            description: 'Specified resource ID does not exist.',
+          },
+        ]);
+      return reply(ctx, 202, { id, status: 'PENDING' });
     }
     const refundMatch = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
     if (refundMatch) {
@@ -914,9 +1075,27 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     createCompletedOrder: (input) => createCompletedOrder(input).order.id,
     issueAccessToken,
     calls: () => callLog.map((c) => ({ ...c })),
+    webhooks: {
+      get webhookId() {
+        return webhooks.webhookId;
+      },
+      get url() {
+        return webhooks.url;
+      },
+      setUrl: (next) => webhooks.setUrl(next),
+      setRetryDelays: (delays) => webhooks.setRetryDelays(delays),
+      events: () => webhooks.events(),
+      deliveries: () => webhooks.deliveries(),
+      resend: (id) => webhooks.resend(id),
+      sign: (body, time) => webhooks.sign(body, time),
+      idle: () => webhooks.idle(),
+    },
+    dashboardRefund: (captureId, value) => refundOutsideApi(captureId, value, 'PAYMENT.CAPTURE.REFUNDED'),
+    reverseCapture: (captureId) => refundOutsideApi(captureId, undefined, 'PAYMENT.CAPTURE.REVERSED'),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
+        webhooks.close();
         for (const entry of sleeping) {
           clearTimeout(entry.timer);
           entry.wake();

@@ -1,5 +1,6 @@
 // PayPal REST shapes the fake speaks (field names exactly as PayPal's Orders v2 and OAuth docs spell them), and the
 // fake's own vocabulary: failure modes, options, the handle tests get.
+import type { TransmissionHeaders, WebhookDelivery, WebhookEvent } from './webhooks';
 
 /** How the fake misbehaves. `normal` is PayPal on a good day. */
 export const FAKE_PAYPAL_MODES = [
@@ -189,6 +190,12 @@ export interface FakePayPalOptions {
   maxBodyBytes?: number;
   /** Lifetime of issued access tokens, in seconds; default 32,400 (PayPal's nine hours). */
   tokenTtlSeconds?: number;
+  /** Where webhook events are delivered (the shop's listener); none: events are kept but not sent. */
+  webhookUrl?: string;
+  /** The webhook id events are signed for (the shop's PAYPAL_WEBHOOK_ID); default `FAKEWEBHOOKID`. */
+  webhookId?: string;
+  /** The waits before each retry of a delivery the listener did not take with a 2xx; default 1 s doubling to 2 min. */
+  webhookRetryDelaysMs?: number[];
 }
 
 /**
@@ -256,5 +263,34 @@ export interface FakePayPal {
   issueAccessToken(): string;
   /** The calls answered so far, oldest first (the last 1,000). */
   calls(): FakePayPalCall[];
+  /** Webhook events: the listener, what was sent and how it was answered, resends and signatures. */
+  readonly webhooks: FakePayPalWebhooks;
+  /**
+   * A refund made in PayPal's own dashboard (not through the API): `value` of the capture, or all that remains; the
+   * capture reads PARTIALLY_REFUNDED or REFUNDED and PAYMENT.CAPTURE.REFUNDED is sent. Throws for an unknown capture
+   * or an amount PayPal would refuse.
+   */
+  dashboardRefund(captureId: string, value?: string): PayPalRefund;
+  /** A chargeback the buyer won: all that remains of the capture goes back; PAYMENT.CAPTURE.REVERSED is sent. */
+  reverseCapture(captureId: string): PayPalRefund;
   close(): Promise<void>;
+}
+
+export interface FakePayPalWebhooks {
+  readonly webhookId: string;
+  readonly url: string | undefined;
+  /** Delivers events there from now on (undefined: keep them, send nothing). */
+  setUrl(url: string | undefined): void;
+  /** The waits before each retry (their count is the number of retries). */
+  setRetryDelays(delaysMs: number[]): void;
+  /** Every event made so far (copies), oldest first. */
+  events(): WebhookEvent[];
+  /** Every delivery attempt and what the listener answered (status 0: no answer). */
+  deliveries(): WebhookDelivery[];
+  /** Sends the event again (a new transmission, the same event id), as PayPal's resend does; false if unknown. */
+  resend(eventId: string): boolean;
+  /** The transmission headers PayPal would send with this body (for tests that tamper with one part). */
+  sign(body: string, time?: string): TransmissionHeaders;
+  /** Resolves once no delivery is in flight or waiting for a retry. */
+  idle(): Promise<void>;
 }

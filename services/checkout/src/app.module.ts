@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ServiceDefaultsModule } from '@shop/nest-common';
 import { CheckoutsModule } from './checkouts/checkouts.module';
 import { CheckoutConfig } from './config/checkout.config';
+import { PayPalWebhooksModule } from './paypal/webhooks/paypal-webhooks.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { ShopConfigModule } from './shop-config/shop-config.module';
 
@@ -10,6 +11,7 @@ import { ShopConfigModule } from './shop-config/shop-config.module';
     ServiceDefaultsModule.forRoot({ service: 'checkout', config: CheckoutConfig }),
     CheckoutsModule,
     RefundsModule,
+    PayPalWebhooksModule,
     ShopConfigModule,
   ],
 })

@@ -25,6 +25,8 @@ export interface ShopOptions {
   checkoutEnv?: Record<string, string>;
   /** Environment of orders (e.g. a RABBITMQ_URL through a TcpProxy). */
   ordersEnv?: Record<string, string>;
+  /** The fake PayPal delivers its webhook events to checkout's listener (retrying quickly). */
+  webhooks?: boolean;
 }
 
 export async function startShop(options: ShopOptions = {}): Promise<Shop> {
@@ -46,6 +48,10 @@ export async function startShop(options: ShopOptions = {}): Promise<Shop> {
       ...options.checkoutEnv,
     },
   });
+  if (options.webhooks) {
+    paypal.webhooks.setUrl(`${checkout.url}/api/paypal/webhooks`);
+    paypal.webhooks.setRetryDelays([100, 200, 400, 800]);
+  }
   return {
     checkout,
     catalog,

@@ -74,6 +74,44 @@ describe('notifications: one email per event, read back from a real Mailpit', ()
     expect(mail.HTML).toContain(`${PUBLIC_URL}/order/${event.orderId}`);
   });
 
+  it.each([
+    ['Royal Mail', 'AB123456785GB', 'https://www.royalmail.com/track-your-item#/tracking-results/AB123456785GB'],
+    ['DPD', '15501234567890', 'https://track.dpd.co.uk/parcels/15501234567890'],
+    ['Evri', 'H00A1A0001234567', 'https://www.evri.com/track/parcel/H00A1A0001234567/details'],
+    [
+      'DHL',
+      '1234567890',
+      'https://www.dhl.com/gb-en/home/tracking/tracking-express.html?submit=1&tracking-id=1234567890',
+    ],
+    ['UPS', '1Z999AA10123456784', 'https://www.ups.com/track?loc=en_GB&tracknum=1Z999AA10123456784'],
+  ] as const)('the shipping email links to %s’s tracking page for the parcel', async (carrier, number, url) => {
+    const to = uniqueAddress(`shipped-${carrier.replace(' ', '').toLowerCase()}`);
+    // The URL is built from the carrier and number: one sent in the event is not trusted.
+    const tracking = { carrier, number, url: 'https://evil.example/phish' };
+    await publish(EVENTS.orders.orderStatusChanged, statusChanged(to, 'Shipped', { tracking }));
+    const mail = await waitForMail(mailpit, to);
+    expect(mail.Text).toContain(`It is travelling with ${carrier}, tracking number ${number}.`);
+    expect(mail.Text).toContain(`Track your parcel: ${url}`);
+    expect(attributeText(mail.HTML)).toContain(`href="${url}"`);
+    expect(mail.HTML).toContain(`Track your parcel with ${carrier}`);
+    expect(mail.HTML).not.toContain('evil.example');
+  });
+
+  it('a shipping email without a parcel (or with a number not of its carrier) has no tracking link', async () => {
+    const plain = uniqueAddress('shipped-plain');
+    await publish(EVENTS.orders.orderStatusChanged, statusChanged(plain, 'Shipped'));
+    const bad = uniqueAddress('shipped-bad');
+    await publish(
+      EVENTS.orders.orderStatusChanged,
+      statusChanged(bad, 'Shipped', { tracking: { carrier: 'DHL', number: 'nope', url: 'https://evil.example' } }),
+    );
+    for (const to of [plain, bad]) {
+      const mail = await waitForMail(mailpit, to);
+      expect(mail.Text).not.toContain('Track your parcel');
+      expect(mail.HTML).not.toContain('evil.example');
+    }
+  });
+
   it('tells of a cancellation with its refund, and of one without', async () => {
     const refunded = uniqueAddress('cancelled');
     await publish(

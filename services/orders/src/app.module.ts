@@ -4,6 +4,7 @@ import { AdminOrdersQueryModule } from './admin-orders/admin-orders-query.module
 import { OrdersConfig } from './config/orders.config';
 import { OrdersModule } from './orders/orders.module';
 import { ReturnsModule } from './returns/returns.module';
+import { PaymentsModule } from './payments/payments.module';
 import { StatsModule } from './stats/stats.module';
 
 @Module({
@@ -13,6 +14,7 @@ import { StatsModule } from './stats/stats.module';
     ReturnsModule,
     AdminOrdersQueryModule,
     StatsModule,
+    PaymentsModule,
   ],
 })
 export class AppModule {}

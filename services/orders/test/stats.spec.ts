@@ -110,6 +110,7 @@ describe('orders: the admin dashboard', () => {
         products: null,
         recentOrders: [],
         revenueByDay: lastDays().map((date) => ({ date, revenue: 0, orders: 0 })),
+        paymentAlerts: { count: 0, orders: [] },
       });
       expect(alone.svc.logs).toContainEqual(
         expect.objectContaining({ level: 'warn', msg: 'product count unavailable: the dashboard shows none' }),

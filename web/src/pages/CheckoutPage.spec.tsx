@@ -108,6 +108,11 @@ describe('checkout: paying', () => {
       'http://paypal.test/v2/checkout/orders',
       'http://paypal.test/v2/checkout/orders/PAYPAL-ORDER-1/capture',
     ]);
+    // the PayPal order names the checkout, so PayPal's webhook can tell the server which checkout a capture paid
+    const init = (paypal.mock.calls[0] as unknown as [string, RequestInit])[1];
+    const created = JSON.parse(String(init.body)) as { purchase_units: Array<Record<string, unknown>> };
+    const checkoutId = aCheckout()._id;
+    expect(created.purchase_units[0]).toMatchObject({ custom_id: checkoutId, reference_id: checkoutId });
     // nothing was paid, so the shop was not told it was, and the buyer stays to try again
     expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/checkout$/);

@@ -277,6 +277,7 @@ export default function CheckoutPage() {
                   <Suspense fallback={<p className="text-gray-600">Loading PayPal...</p>}>
                     <PayPalPayment
                       clientId={config.paypal.clientId}
+                      checkoutId={checkout._id}
                       total={checkout.totalPrice}
                       onPaid={(details) => {
                         setPaying(true);

@@ -253,4 +253,33 @@ describe('order details', () => {
       expect(screen.queryByRole('button', { name: 'Return items' })).not.toBeInTheDocument();
     });
   });
+
+  it("links a shipped order's parcel to the carrier's tracking page, and shows money PayPal gave back", async () => {
+    const url = 'https://www.ups.com/track?loc=en_GB&tracknum=1Z999AA10123456784';
+    fakeApi({
+      [`GET /api/orders/${ORDER_ID}`]: {
+        body: anOrder({
+          status: 'Shipped',
+          tracking: { carrier: 'UPS', number: '1Z999AA10123456784', url },
+          externalRefunds: [{ id: 'R1', kind: 'refund', amount: 15, currency: 'GBP', at: '2025-03-04T10:00:00.000Z' }],
+        }),
+      },
+    });
+    open();
+    const link = await screen.findByRole('link', { name: /Track your parcel with UPS/ });
+    expect(link).toHaveAttribute('href', url);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByTestId('parcel-tracking')).toHaveTextContent(
+      'Sent with UPS, tracking number 1Z999AA10123456784',
+    );
+    expect(screen.getByTestId('external-refunds')).toHaveTextContent('Refunded through PayPal: £15.00');
+  });
+
+  it('shows no tracking for an order without a parcel', async () => {
+    fakeApi({ [`GET /api/orders/${ORDER_ID}`]: { body: anOrder({ status: 'Shipped' }) } });
+    open();
+    await screen.findByText(`Order ID: #${ORDER_ID}`);
+    expect(screen.queryByTestId('parcel-tracking')).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { OrderLines } from '@/features/orders/OrderLines';
+import { ExternalRefunds, OrderLines, ParcelTracking } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { OrderReturns } from '@/features/orders/OrderReturns';
 import { OrderStatusTimeline } from '@/features/orders/OrderStatus';
@@ -67,6 +67,7 @@ export default function OrderDetailsPage() {
               <h3 className="mb-1 font-semibold">Payment Info</h3>
               <p className="text-gray-600">Payment Method: {shown.paymentMethod}</p>
               <p className="text-gray-600">Status: {shown.isPaid ? 'Paid' : 'Unpaid'}</p>
+              <ExternalRefunds order={shown} className="mt-1" />
             </div>
             <div>
               <h3 className="mb-1 font-semibold">Shipping Info</h3>
@@ -77,6 +78,7 @@ export default function OrderDetailsPage() {
                   .filter(Boolean)
                   .join(', ')}
               </p>
+              <ParcelTracking order={shown} className="mt-2" />
             </div>
           </div>
           <OrderStatusTimeline order={shown} />

@@ -40,6 +40,16 @@ export function jsonBodyProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): stri
   return undefined;
 }
 
+const RAW_JSON = Symbol('rawJson');
+
+/**
+ * The JSON body's text exactly as it arrived (before parsing), kept on the request for a route that must check a
+ * signature over the bytes the sender signed (PayPal's webhooks); undefined when the body was not JSON.
+ */
+export function rawJsonBody(req: unknown): string | undefined {
+  const raw = (req as { [RAW_JSON]?: unknown } | undefined)?.[RAW_JSON];
+  return typeof raw === 'string' ? raw : undefined;
+}
 /** Largest JSON body a service reads (the gateway enforces its own limit first). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -54,6 +64,7 @@ export function parseJsonBodies(app: FastifyInstance, limit = JSON_BODY_LIMIT): 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limit }, (req, body, done) => {
     const text = body as string; // parseAs: 'string'
+    (req as unknown as { [RAW_JSON]: string })[RAW_JSON] = text;
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1];
     if (charset && !/^utf-?8$/i.test(charset))
       return done(new UnsupportedMediaTypeException('Unsupported request body encoding'), undefined);

@@ -52,5 +52,7 @@ import { Payment, PaymentSchema } from './payment.schema';
     DiscountEvents,
     CheckoutFinalizer,
   ],
+  // PayPal's webhooks (src/paypal/webhooks/) pay a checkout through pay itself, and give back a denied one's code.
+  exports: [CheckoutsService, DiscountsService],
 })
 export class CheckoutsModule {}

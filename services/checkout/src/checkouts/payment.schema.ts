@@ -38,6 +38,13 @@ export class Payment {
     default: undefined,
   })
   returnRefunds?: Array<{ returnId: string; refundId: string; amountPence: number; at: Date }>;
+
+  /**
+   * Money PayPal gave back outside the shop (a refund in PayPal's dashboard, a chargeback), as its webhooks reported
+   * it: each refund once, by PayPal's id (src/paypal/webhooks/).
+   */
+  @Prop({ type: [MongooseSchema.Types.Mixed], default: undefined })
+  externalRefunds?: Array<{ id: string; kind: 'refund' | 'reversal'; amountPence: number; currency: string; at: Date }>;
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -45,6 +52,8 @@ export class Payment {
 export const PaymentSchema = SchemaFactory.createForClass(Payment);
 // The sweeper's question: verified payments whose checkout was not marked paid.
 PaymentSchema.index({ status: 1, createdAt: 1 });
+// A refund's webhook names the capture, not the PayPal order.
+PaymentSchema.index({ 'details.captureId': 1 });
 
 /**
  * The PayPal-Request-Id of the one refund a payment can have, whoever asks for it (pay finding the stock gone, the

@@ -45,4 +45,23 @@ describe('CheckoutConfig', () => {
       'PAYPAL_API_BASE must be an http(s) URL',
     ]);
   });
+
+  it('PAYPAL_WEBHOOK_ID: letters and digits, optional, never the fake’s in production', () => {
+    expect(problems({ PAYPAL_WEBHOOK_ID: '8PT597110X687430LKGECATA' })).toEqual([]);
+    expect(problems({ PAYPAL_WEBHOOK_ID: '' })).toEqual([]);
+    expect(problems({ PAYPAL_WEBHOOK_ID: 'not-an-id' })).toEqual([
+      'PAYPAL_WEBHOOK_ID must be 1-50 letters and digits (PayPal’s webhook id)',
+    ]);
+    const live = {
+      NODE_ENV: 'production',
+      PAYPAL_MODE: 'paypal',
+      PAYPAL_CLIENT_ID: 'live-id',
+      PAYPAL_CLIENT_SECRET: 'live-secret',
+    };
+    expect(problems({ ...live, PAYPAL_WEBHOOK_ID: 'FAKEWEBHOOKID' })).toEqual([
+      'PAYPAL_WEBHOOK_ID must be real PayPal credentials in production',
+    ]);
+    expect(problems({ ...live, PAYPAL_WEBHOOK_ID: '8PT597110X687430LKGECATA' })).toEqual([]);
+    expect(problems(live)).toEqual([]);
+  });
 });

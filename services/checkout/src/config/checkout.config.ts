@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -15,8 +15,11 @@ import {
 } from 'class-validator';
 import { ServiceConfig } from '@shop/nest-common';
 
-/** The credentials the fake PayPal accepts by default (packages/fake-paypal). */
-const FAKE_CREDENTIALS = ['fake-client-id', 'fake-client-secret'];
+/** The credentials (and webhook id) the fake PayPal accepts by default (packages/fake-paypal). */
+const FAKE_CREDENTIALS = ['fake-client-id', 'fake-client-secret', 'FAKEWEBHOOKID'];
+
+/** The webhook id the fake PayPal signs its events for: the default in fake mode. */
+export const FAKE_WEBHOOK_ID = 'FAKEWEBHOOKID';
 
 /** The fake approves every payment: production refuses to start with it, or with its credentials. */
 @ValidatorConstraint({ name: 'realPayPalInProduction' })
@@ -25,6 +28,7 @@ class RealPayPalInProduction implements ValidatorConstraintInterface {
     const config = args.object as CheckoutConfig;
     if (config.NODE_ENV !== 'production') return true;
     if (args.property === 'PAYPAL_MODE') return value === 'paypal';
+    if (args.property === 'PAYPAL_WEBHOOK_ID' && value === undefined) return true;
     return typeof value === 'string' && !FAKE_CREDENTIALS.includes(value);
   }
 
@@ -61,6 +65,19 @@ export class CheckoutConfig extends ServiceConfig {
   @MinLength(1, { message: 'PAYPAL_CLIENT_SECRET is required' })
   @Validate(RealPayPalInProduction)
   PAYPAL_CLIENT_SECRET = 'fake-client-secret';
+
+  /**
+   * The id PayPal gave the shop's webhook (`POST /api/paypal/webhooks`, in the REST app's settings): every event is
+   * verified with PayPal for it. Unset in `paypal` mode: the route answers 404 and payments are reconciled only by the
+   * sweeper. Fake mode defaults to the fake's id.
+   */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
+  @Matches(/^[A-Za-z0-9]{1,50}$/, {
+    message: 'PAYPAL_WEBHOOK_ID must be 1-50 letters and digits (PayPal’s webhook id)',
+  })
+  @Validate(RealPayPalInProduction)
+  PAYPAL_WEBHOOK_ID?: string;
 
   /** A PayPal call that takes longer is abandoned: the shopper gets a 503 to retry, never a paid checkout. */
   @Type(() => Number)

@@ -72,21 +72,52 @@ export class PayPalClient {
     return { ok: true, id: String(body.id), status: String(body.status) };
   }
 
+  /**
+   * POST /v1/notifications/verify-webhook-signature: whether PayPal signed this webhook delivery for our webhook id.
+   * The event goes to PayPal as the exact text that arrived (`rawEvent`), spliced into the request rather than parsed
+   * and serialised again: the signature covers those bytes. A 4xx (a field PayPal refuses) is a failed verification;
+   * PayPal away or slow is a 503, so the sender retries.
+   */
+  async verifyWebhookSignature(
+    transmission: {
+      auth_algo: string;
+      cert_url: string;
+      transmission_id: string;
+      transmission_sig: string;
+      transmission_time: string;
+    },
+    webhookId: string,
+    rawEvent: string,
+  ): Promise<boolean> {
+    const fields = JSON.stringify({ ...transmission, webhook_id: webhookId });
+    const res = await this.call('POST', '/v1/notifications/verify-webhook-signature', {
+      rawBody: `${fields.slice(0, -1)},"webhook_event":${rawEvent}}`,
+    });
+    if (res.status === 401 || res.status === 403 || res.status === 429)
+      throw this.unavailable(`verify-webhook-signature answered ${res.status}`);
+    if (!res.ok) {
+      this.logger.warn(`PayPal refused to verify a webhook signature (${res.status})`);
+      return false;
+    }
+    return (res.body as { verification_status?: unknown } | undefined)?.verification_status === 'SUCCESS';
+  }
+
   private async call(
     method: string,
     path: string,
-    init: { body?: unknown; headers?: Record<string, string> } = {},
+    init: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
     retried = false,
   ): Promise<{ status: number; ok: boolean; body: unknown }> {
     const token = await this.accessToken();
+    const payload = init.rawBody ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
     const res = await this.fetch(path, {
       method,
       headers: {
         authorization: `Bearer ${token.value}`,
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...init.headers,
       },
-      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+      body: payload,
     });
     if (res.status === 401 && !retried) {
       // The token expired or was revoked early: get a new one, once.

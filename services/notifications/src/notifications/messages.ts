@@ -1,3 +1,4 @@
+import { isCarrier, trackingNumberProblem, trackingUrl } from '@shop/contracts';
 import type {
   EventEnvelope,
   OrderPlacedEvent,
@@ -132,7 +133,10 @@ const STATUS_MAIL: Partial<Record<string, MailKind>> = {
   Cancelled: 'order-cancelled',
 };
 
-/** EVENTS.orders.orderStatusChanged → Shipped, Delivered or Cancelled (with its refund); back to Processing: none. */
+/**
+ * EVENTS.orders.orderStatusChanged → Shipped (with the carrier's tracking page when the event names the parcel),
+ * Delivered or Cancelled (with its refund); back to Processing: none.
+ */
 export function orderStatusChanged(event: EventEnvelope, s: ComposeSettings): Composed {
   const data = event.data as Partial<OrderStatusChangedEvent> | undefined;
   if (!isObject(data) || !isText(data.orderId)) return { skip: 'no orderId' };
@@ -141,6 +145,16 @@ export function orderStatusChanged(event: EventEnvelope, s: ComposeSettings): Co
   const to = email(data.customer?.email);
   if (!to) return { skip: 'the event has no customer email' };
   const changedAt = validDate(data.changedAt) ?? validDate(event.occurredAt) ?? new Date();
+  // The parcel's page, built here from the carrier and number (never a URL taken from the event as it is).
+  const t = data.tracking;
+  const tracking =
+    kind === 'order-shipped' &&
+    isObject(t) &&
+    isCarrier(t.carrier) &&
+    isText(t.number) &&
+    !trackingNumberProblem(t.carrier, t.number)
+      ? { carrier: t.carrier, number: t.number, url: trackingUrl(t.carrier, t.number) }
+      : null;
   const refund =
     kind === 'order-cancelled' && isObject(data.refund) && isAmount(data.refund.amount) && data.refund.amount > 0
       ? formatMoney(data.refund.amount, isText(data.refund.currency) ? data.refund.currency : 'GBP')
@@ -156,6 +170,7 @@ export function orderStatusChanged(event: EventEnvelope, s: ComposeSettings): Co
         orderNumber: data.orderId,
         changedOn: formatDate(changedAt),
         refund,
+        tracking,
         orderUrl: orderUrl(s, data.orderId),
       },
     },

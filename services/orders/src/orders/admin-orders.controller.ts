@@ -11,6 +11,7 @@ import {
   type AuthUser,
 } from '@shop/nest-common';
 import { UpdateOrderStatusDto } from './dto/update-order-status.dto';
+import { trackingOfChange } from './order-tracking';
 import { orderId } from './orders.controller';
 import { OrdersService } from './orders.service';
 
@@ -30,13 +31,16 @@ export class AdminOrdersController {
       'Cancelling a paid order refunds its PayPal capture first (once, however often or concurrently asked), then ' +
       'marks it Cancelled with the refund on its history entry (`refund {id, amount}`) and in the status-changed ' +
       'event (the email says so). If PayPal refuses the refund the order stays as it was, paid, with a `note` entry ' +
-      '"Refund refused by PayPal: …" on its history, and the answer is 502 with that message.',
+      '"Refund refused by PayPal: …" on its history, and the answer is 502 with that message. Marking it Shipped ' +
+      'may carry the parcel’s `carrier` and `trackingNumber` (checked against the carrier’s format): the order then ' +
+      'shows `tracking {carrier, number, url}` and the shipping email links to the carrier’s tracking page; Shipped ' +
+      'again with another number corrects it.',
   })
   @ApiObjectIdParam('order')
   @ApiOkResponse({ type: OrderBody, description: 'The updated order, bare' })
   @ApiErrors(
     {
-      400: 'Invalid order id, Invalid status, A cancelled order cannot change status, or A delivered order cannot be cancelled',
+      400: 'Invalid order id, Invalid status, A cancelled order cannot change status, A delivered order cannot be cancelled, or a tracking message (no carrier, no number, not that carrier’s format, only with Shipped)',
     },
     { 404: 'Order not found' },
     {
@@ -52,7 +56,8 @@ export class AdminOrdersController {
     @Body() dto: UpdateOrderStatusDto,
     @CurrentUser() admin: AuthUser,
   ): Promise<OrderJson> {
-    return this.orders.updateStatus(id, dto.status, { _id: admin.id, name: admin.name });
+    const tracking = trackingOfChange(dto.status, dto.carrier, dto.trackingNumber);
+    return this.orders.updateStatus(id, dto.status, { _id: admin.id, name: admin.name }, tracking);
   }
 
   @Delete(':id')

@@ -2,6 +2,8 @@ import {
   EVENTS,
   SHIPPING_ADDRESS_FIELDS,
   toPounds,
+  trackingUrl,
+  type Carrier,
   type CreateOrderRequest,
   type OrderCancelledEvent,
   type OrderItemRef,
@@ -96,7 +98,13 @@ export function cancelledEvent(order: LeanOrder): OutboxEntry<OrderCancelledEven
  */
 export function statusChangedEvent(
   order: LeanOrder,
-  change: { n: number; status: OrderStatus; at: Date; refund?: { amountPence: number; currency: string } },
+  change: {
+    n: number;
+    status: OrderStatus;
+    at: Date;
+    refund?: { amountPence: number; currency: string };
+    tracking?: { carrier: Carrier; number: string };
+  },
 ): OutboxEntry<OrderStatusChangedEvent> {
   const orderId = String(order._id);
   const data: OrderStatusChangedEvent = {
@@ -110,6 +118,16 @@ export function statusChangedEvent(
     // A cancellation that refunded the payment: the customer is told how much went back.
     ...(change.refund
       ? { refund: { amount: toPounds(change.refund.amountPence), currency: change.refund.currency } }
+      : {}),
+    // Marked Shipped with its parcel: the email links to the carrier's tracking page.
+    ...(change.tracking
+      ? {
+          tracking: {
+            carrier: change.tracking.carrier,
+            number: change.tracking.number,
+            url: trackingUrl(change.tracking.carrier, change.tracking.number),
+          },
+        }
       : {}),
   };
   return entryAt(

@@ -1,6 +1,7 @@
 import {
   SHIPPING_ADDRESS_FIELDS,
   toPounds,
+  trackingUrl,
   type OrderJson,
   type OrderStatusEntryJson,
   type ShippingAddress,
@@ -84,5 +85,19 @@ export function toOrderJson(o: LeanOrder): OrderJson {
   };
   if (o.paymentDetails) json.paymentDetails = { ...o.paymentDetails };
   if (o.deliveredAt) json.deliveredAt = iso(o.deliveredAt);
+  if (o.tracking)
+    json.tracking = {
+      carrier: o.tracking.carrier,
+      number: o.tracking.number,
+      url: trackingUrl(o.tracking.carrier, o.tracking.number),
+    };
+  if (o.externalRefunds?.length)
+    json.externalRefunds = o.externalRefunds.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      amount: toPounds(r.amountPence),
+      currency: r.currency,
+      at: iso(r.at),
+    }));
   return json;
 }

@@ -1,5 +1,12 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ORDER_STATUSES, SHIPPING_METHOD, type OrderStatus, type ReturnStatus } from '@shop/contracts';
+import {
+  CARRIERS,
+  ORDER_STATUSES,
+  SHIPPING_METHOD,
+  type Carrier,
+  type OrderStatus,
+  type ReturnStatus,
+} from '@shop/contracts';
 import { OutboxEntrySchema, type OutboxEntry } from '@shop/nest-common';
 import type { Types } from 'mongoose';
 import { OrderReturnSchema, type OrderReturn } from '../returns/return.schema';
@@ -71,6 +78,24 @@ export class OrderChangedBy {
 export class OrderRefund {
   @Prop({ required: true }) id!: string;
   @Prop({ required: true, min: 0 }) amountPence!: number;
+}
+
+/** The parcel an order was shipped as: its carrier and tracking number (normalised; the page is derived). */
+@Schema({ _id: false, versionKey: false })
+export class OrderTracking {
+  @Prop({ type: String, required: true, enum: CARRIERS }) carrier!: Carrier;
+  @Prop({ required: true }) number!: string;
+}
+
+/** Money PayPal gave back outside the shop (its dashboard, a chargeback), as checkout reported it from a webhook. */
+@Schema({ _id: false, versionKey: false })
+export class OrderExternalRefund {
+  @Prop({ required: true }) id!: string;
+  @Prop({ type: String, required: true, enum: ['refund', 'reversal'] }) kind!: 'refund' | 'reversal';
+  @Prop({ required: true, min: 0 }) amountPence!: number;
+  @Prop({ required: true }) currency!: string;
+  /** When PayPal made it. */
+  @Prop({ required: true }) at!: Date;
 }
 
 /** A cancel waiting for its refund's answer: when it was asked, and by whom. */
@@ -175,6 +200,15 @@ export class Order {
   /** While a received return's refund is not made: since when (the refund retry's question). */
   @Prop() returnRefundDueAt?: Date;
 
+  /** Set when the order is marked Shipped with its parcel's carrier and tracking number (and when corrected). */
+  @Prop({ type: SchemaFactory.createForClass(OrderTracking) }) tracking?: OrderTracking;
+
+  /** Refunds and reversals made outside the shop, each once by PayPal's id (payments/payment-reversals.ts). */
+  @Prop({ type: [SchemaFactory.createForClass(OrderExternalRefund)], default: undefined })
+  externalRefunds?: OrderExternalRefund[];
+  /** When the last of them was recorded: the dashboard's flagged orders, newest first (a sparse index). */
+  @Prop() externalRefundedAt?: Date;
+
   @Prop({ type: [OutboxEntrySchema], default: [] }) outbox!: OutboxEntry[];
   @Prop({ required: true, default: false, index: true }) outboxPending!: boolean;
 
@@ -201,6 +235,9 @@ OrderSchema.index({ customerEmail: 1, _id: 1, createdAt: -1 });
 /** The indexes the two above replace: dropped at start (search-keys.backfill.ts), or every write would keep both. */
 export const REPLACED_ORDER_INDEXES = ['customerName_1__id_1', 'customerEmail_1__id_1'] as const;
 
+// The dashboard's orders whose payment PayPal gave back outside the shop (only those orders have the field).
+OrderSchema.index({ externalRefundedAt: -1 }, { sparse: true });
+
 // The pending-refund check's question: cancels whose refund got no answer (only those orders have the field).
 OrderSchema.index({ refundPendingAt: 1 }, { sparse: true });
 // The admin's returns queue and the refund retry of received returns (only orders with returns have them).
@@ -226,6 +263,7 @@ export const ORDER_PROJECTION = {
   refundPendingAt: 0,
   returnsVersion: 0,
   returnRefundDueAt: 0,
+  externalRefundedAt: 0,
   customerName: 0,
   customerEmail: 0,
 } as const;

@@ -27,6 +27,7 @@ import { OrderLocks } from './order-locks';
 import { recordRemoval } from './order-removals';
 import { cancelledEvent, placedEvent, statusChangedEvent } from './order-events';
 import { statusChange, statusHistoryOf, type StatusEntry } from './order-status';
+import type { StoredTracking } from './order-tracking';
 import { forBuyer, toOrderJson } from './order.mapper';
 import { customerKeys, NEWEST_FIRST, Order, ORDER_PROJECTION, type LeanOrder } from './order.schema';
 import { OrdersOutbox } from './orders-outbox';
@@ -202,14 +203,14 @@ export class OrdersService implements OnModuleInit {
    * Cancelling a paid order refunds it first (changeLocked), still under the lock, then writes the cancellation with
    * its refund; a refund PayPal refuses leaves the order as it was, with the refusal in its history, and answers 502.
    */
-  async updateStatus(id: string, status: OrderStatus, admin: ChangedBy): Promise<OrderJson> {
+  async updateStatus(id: string, status: OrderStatus, admin: ChangedBy, tracking?: StoredTracking): Promise<OrderJson> {
     const by = { _id: admin._id, name: admin.name };
     const outcome = await this.locks.withOrder(
       id,
       async () => {
         const current = await this.orders.findById(id).lean<LeanOrder>().exec();
         if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
-        return this.changeLocked(current, status, by, 'refund');
+        return this.changeLocked(current, status, by, 'refund', tracking);
       },
       // A cancellation waits for the refund under the lock: it must outlive the wait.
       { ttlMs: this.config.REFUND_TIMEOUT_MS + LOCK_MARGIN_MS },
@@ -236,10 +237,34 @@ export class OrdersService implements OnModuleInit {
     status: OrderStatus,
     by: ChangedBy,
     mode: 'refund' | 'check',
+    tracking?: StoredTracking,
   ): Promise<{ order: LeanOrder; changed: boolean } | { refused: string }> {
     const decidedAt = new Date();
     const change = statusChange(current, status, decidedAt);
-    if (!change) return { order: current, changed: false };
+    if (!change) {
+      // Shipped again with another carrier or number: the tracking corrected (a note for the admins), no event.
+      if (
+        tracking &&
+        (current.tracking?.carrier !== tracking.carrier || current.tracking?.number !== tracking.number)
+      ) {
+        const note: StatusEntry = {
+          status: current.status,
+          at: decidedAt,
+          by,
+          note: ORDER_MESSAGES.trackingChanged(tracking.carrier, tracking.number),
+        };
+        // Appended to a stored history, so that a return's step stored meanwhile (returns/, no lock) is kept.
+        const corrected = current.statusHistory?.length
+          ? { $set: { tracking }, $push: { statusHistory: note } }
+          : { $set: { tracking, statusHistory: [...statusHistoryOf(current), note] } };
+        const updated = await this.orders
+          .findByIdAndUpdate(current._id, corrected, { new: true })
+          .lean<LeanOrder>()
+          .exec();
+        return { order: updated!, changed: false };
+      }
+      return { order: current, changed: false };
+    }
     // Its returns are refunded from its payment line by line, and belong to a delivered order.
     if (current.returns?.length) throw new BadRequestException(RETURN_MESSAGES.withReturnsStayDelivered);
     // The money may be back with the buyer already: nothing but the cancel (or the check) may follow until it is known.
@@ -287,6 +312,7 @@ export class OrdersService implements OnModuleInit {
         status: change.status,
         at: now,
         ...(refund ? { refund: { amountPence: refund.amountPence, currency: refund.currency } } : {}),
+        ...(tracking ? { tracking } : {}),
       }),
     ];
     // The events are appended ($push), never the outbox rewritten: the relay marks entries published without the
@@ -294,7 +320,12 @@ export class OrdersService implements OnModuleInit {
     // A stored history gets the entry appended ($push), so that a return's step stored meanwhile (returns/, which
     // takes no lock) is kept; an order from before the history stores the whole history its JSON showed.
     const stored = !!current.statusHistory?.length;
-    const $set: UpdateQuery<Order>['$set'] = { ...change, ...(stored ? {} : { statusHistory }), outboxPending: true };
+    const $set: UpdateQuery<Order>['$set'] = {
+      ...change,
+      ...(stored ? {} : { statusHistory }),
+      outboxPending: true,
+      ...(tracking ? { tracking } : {}),
+    };
     // A cancellation settles an earlier cancel whose refund got no answer.
     const $unset = { refundPending: 1, refundPendingAt: 1, ...(change.deliveredAt ? {} : { deliveredAt: 1 }) };
     const updated = await this.orders

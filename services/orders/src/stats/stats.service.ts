@@ -24,10 +24,19 @@ export class StatsService {
   ) {}
 
   async adminStats(now = new Date()): Promise<AdminStatsJson> {
-    const [days, products, recent] = await Promise.all([
+    const flagged = { externalRefundedAt: { $exists: true } };
+    const [days, products, recent, alerts, alertCount] = await Promise.all([
       this.salesDays.all(),
       this.productCount(),
       this.orders.find({}, ORDER_PROJECTION).sort(NEWEST_FIRST).limit(RECENT_ORDERS).lean<LeanOrder[]>().exec(),
+      // Payments PayPal gave back outside the shop: the latest, for an admin to look at (a sparse index).
+      this.orders
+        .find(flagged, ORDER_PROJECTION)
+        .sort({ externalRefundedAt: -1 })
+        .limit(RECENT_ORDERS * 2)
+        .lean<LeanOrder[]>()
+        .exec(),
+      this.orders.countDocuments(flagged).exec(),
     ]);
     const total = days.reduce(
       (sum, day) => ({ orders: sum.orders + day.orders, revenuePence: sum.revenuePence + day.revenuePence }),
@@ -39,6 +48,7 @@ export class StatsService {
       products,
       recentOrders: recent.map(toOrderJson),
       revenueByDay: revenueByDay(new Map<string, Sales>(days.map((day) => [day._id, day])), now, STATS_DAYS),
+      paymentAlerts: { count: alertCount, orders: alerts.map(toOrderJson) },
     };
   }
 

@@ -3,6 +3,7 @@ import {
   TOTAL_COUNT_HEADER,
   type AdminOrderListQuery,
   type AdminStatsJson,
+  type Carrier,
   type OrderJson,
   type OrderStatus,
 } from '@shop/contracts';
@@ -82,17 +83,22 @@ export const fetchAdminOrder = createAsyncThunk<OrderJson, string, { rejectValue
   },
 );
 
-/** PUT /api/admin/orders/:id `{status}` answers the updated order (Delivered also sets isDelivered). */
-export const updateOrderStatus = createAsyncThunk<OrderJson, { id: string; status: OrderStatus }, Config>(
-  'adminOrders/updateStatus',
-  async ({ id, status }, { rejectWithValue }) => {
-    try {
-      return (await api.put<OrderJson>(`/api/admin/orders/${encodeURIComponent(id)}`, { status })).data;
-    } catch (error) {
-      return rejectWithValue(errorMessage(error));
-    }
-  },
-);
+/**
+ * PUT /api/admin/orders/:id `{status}` answers the updated order (Delivered also sets isDelivered); Shipped may carry
+ * the parcel's `carrier` and `trackingNumber`.
+ */
+export const updateOrderStatus = createAsyncThunk<
+  OrderJson,
+  { id: string; status: OrderStatus; carrier?: Carrier; trackingNumber?: string },
+  Config
+>('adminOrders/updateStatus', async ({ id, status, carrier, trackingNumber }, { rejectWithValue }) => {
+  try {
+    const body = carrier ? { status, carrier, trackingNumber } : { status };
+    return (await api.put<OrderJson>(`/api/admin/orders/${encodeURIComponent(id)}`, body)).data;
+  } catch (error) {
+    return rejectWithValue(errorMessage(error));
+  }
+});
 
 const replace = (orders: OrderJson[], order: OrderJson) => {
   const i = orders.findIndex((o) => o._id === order._id);

@@ -4,12 +4,14 @@ import { paypalAmount } from './pay';
 
 interface Props {
   clientId: string;
+  /** Named in the purchase unit (custom_id): PayPal's webhook tells the server which checkout a capture paid. */
+  checkoutId: string;
   total: number;
   onPaid: (details: { id: string } & Record<string, unknown>) => void;
   onFailed: (error: unknown) => void;
 }
 
-function Buttons({ clientId, total, onPaid, onFailed }: Props) {
+function Buttons({ clientId, checkoutId, total, onPaid, onFailed }: Props) {
   const [{ isPending, isRejected }, dispatch] = usePayPalScriptReducer();
   if (isRejected) {
     // a script that cannot load says so instead of leaving an empty box (docs/pitfalls.md#paypal-script-not-loading)
@@ -33,11 +35,11 @@ function Buttons({ clientId, total, onPaid, onFailed }: Props) {
       {isPending && <p className="text-gray-600">Loading PayPal...</p>}
       <PayPalButtons
         style={{ layout: 'vertical' }}
-        forceReRender={[total]}
+        forceReRender={[total, checkoutId]}
         createOrder={(_, actions) =>
           actions.order.create({
             intent: 'CAPTURE',
-            purchase_units: [{ amount: { currency_code: 'GBP', value: paypalAmount(total) } }],
+            purchase_units: [{ custom_id: checkoutId, amount: { currency_code: 'GBP', value: paypalAmount(total) } }],
           })
         }
         onApprove={async (_, actions) => {

@@ -39,7 +39,15 @@ export async function payWithFakePayPal(
   if (!base) throw new Error('The test PayPal has no address');
   const order = await call(`${base}/v2/checkout/orders`, {
     intent: 'CAPTURE',
-    purchase_units: [{ reference_id: checkoutId, amount: { currency_code: 'GBP', value: paypalAmount(total) } }],
+    // custom_id names the checkout in PayPal's webhook events (PAYMENT.CAPTURE.*): the server pays it even when this
+    // browser never reports the capture.
+    purchase_units: [
+      {
+        reference_id: checkoutId,
+        custom_id: checkoutId,
+        amount: { currency_code: 'GBP', value: paypalAmount(total) },
+      },
+    ],
   });
   const captured = await call(`${base}/v2/checkout/orders/${encodeURIComponent(order.id)}/capture`, {});
   const capture = captured.purchase_units?.[0]?.payments?.captures?.[0];

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { OrderJson, RevenueDayJson } from '@shop/contracts';
+import type { AdminStatsJson, OrderJson, RevenueDayJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { fetchAdminStats, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
@@ -109,6 +109,46 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
 }
 
 /**
+ * Orders whose payment PayPal gave back outside the shop (a refund made in PayPal, a chargeback): flagged at the top
+ * of the dashboard until there are none, each with what went back and a link to the order.
+ */
+function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['paymentAlerts']> }) {
+  if (!alerts.count) return null;
+  return (
+    <section
+      aria-labelledby="payment-alerts"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-5"
+      data-testid="payment-alerts"
+    >
+      <h2 id="payment-alerts" className="text-lg font-bold text-amber-900">
+        {alerts.count === 1
+          ? '1 order was refunded or reversed in PayPal'
+          : `${alerts.count} orders were refunded or reversed in PayPal`}
+      </h2>
+      <p className="mb-3 text-sm text-gray-800">
+        The money went back outside the shop (PayPal&apos;s dashboard, or a chargeback): check each order before it
+        ships.
+      </p>
+      <ul className="space-y-1 text-sm">
+        {alerts.orders.map((order) => {
+          const back = (order.externalRefunds ?? []).reduce((sum, r) => sum + Math.round(r.amount * 100), 0) / 100;
+          const reversed = order.externalRefunds?.some((r) => r.kind === 'reversal');
+          return (
+            <li key={order._id} data-testid="payment-alert">
+              <Link to={`/admin/orders/${order._id}`} className="font-mono text-blue-700 underline hover:text-blue-900">
+                #{order._id}
+              </Link>{' '}
+              {order.user?.name ?? 'Unknown'} · {reversed ? 'reversed' : 'refunded'} <Price value={back} /> of{' '}
+              <Price value={order.totalPrice} /> · <StatusBadge status={order.status} />
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/**
  * /admin (docs/product.md#admin-area): revenue (the server's sum of paid order totals), counts, revenue by day, recent
  * orders; and
  * the low-stock variants (issue 22), which load on their own.
@@ -130,6 +170,7 @@ export default function AdminDashboardPage() {
       {!data && stats.status !== 'failed' && <Loading label="Loading the dashboard..." />}
       {data && (
         <div className="space-y-8">
+          {data.paymentAlerts && <PaymentAlerts alerts={data.paymentAlerts} />}
           <div className="grid gap-4 sm:grid-cols-3">
             <StatCard
               label="Revenue"

@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { OrderJson, OrderStatusEntryJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -7,11 +7,36 @@ import { RETURN_STATUS_TEXT } from '@/features/orders/returnStatus';
 import { fetchAdminOrder, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { StatusBadge } from '@/features/admin/StatusBadge';
-import { OrderLines } from '@/features/orders/OrderLines';
+import { ExternalRefunds, OrderLines, ParcelTracking } from '@/features/orders/OrderLines';
 import { OrderTotal } from '@/features/orders/OrderTotal';
 import { formatDateTime } from '@/lib/dates';
 import { usePageMeta } from '@/lib/usePageMeta';
-import { MarkDeliveredButton, OrderStatusSelect } from './AdminOrdersPage';
+import { MarkDeliveredButton, OrderStatusSelect, ShipOrderPanel } from './AdminOrdersPage';
+
+/** The parcel (carrier, number, the carrier's page), and shipping or correcting it. */
+function Shipment({ order }: { order: OrderJson }) {
+  const [open, setOpen] = useState(false);
+  const canShip = order.status === 'Processing' || order.status === 'Shipped';
+  return (
+    <>
+      {order.tracking ? (
+        <ParcelTracking order={order} className="text-sm" />
+      ) : (
+        <p className="text-sm text-gray-700">No tracking number yet.</p>
+      )}
+      {canShip && (
+        <button
+          type="button"
+          onClick={() => setOpen(true)}
+          className="mt-3 rounded border border-gray-400 px-3 py-1.5 text-sm font-semibold hover:bg-gray-100"
+        >
+          {order.status === 'Shipped' ? 'Change tracking' : 'Ship with tracking…'}
+        </button>
+      )}
+      <ShipOrderPanel order={order} open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   const id = useId();
@@ -143,6 +168,15 @@ function OrderView({ order }: { order: OrderJson }) {
           <MarkDeliveredButton order={order} />
         </span>
       </div>
+      {order.externalRefunds?.length ? (
+        <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="payment-alert">
+          <p className="font-semibold text-amber-900">PayPal gave money back outside the shop</p>
+          <ExternalRefunds order={order} className="mt-1 space-y-1" />
+          <p className="mt-1 text-sm text-gray-700">
+            The order&apos;s status is unchanged: decide whether to cancel it or stop its shipment.
+          </p>
+        </div>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <Section title="Customer">
           <Facts
@@ -182,6 +216,9 @@ function OrderView({ order }: { order: OrderJson }) {
           />
         </Section>
       </div>
+      <Section title="Shipment" testId="shipment">
+        <Shipment order={order} />
+      </Section>
       <Section title="Items" testId="order-items">
         <OrderLines lines={order.orderItems} />
         <OrderTotal order={order} />

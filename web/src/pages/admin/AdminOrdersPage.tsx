@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, useSearchParams } from 'react-router-dom';
 import {
   ORDER_MESSAGES,
@@ -11,6 +12,8 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
 import { fetchOrderPage, selectAdminOrders, updateOrderStatus } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
+import { ShipOrderForm } from '@/features/admin/ShipOrderForm';
+import { Drawer } from '@/components/Drawer';
 import { Cell, DataTable, Row, RowHeader, type Column } from '@/features/admin/AdminTable';
 import { downloadOrdersCsv } from '@/features/admin/downloadCsv';
 import {
@@ -80,12 +83,55 @@ export function useSetOrderStatus(order: OrderJson) {
   return { busy, final: order.status === 'Cancelled', setStatus };
 }
 
+/** Shipping asks for the parcel (carrier, tracking number) in a panel; correcting it too, on the order's page. */
+export function ShipOrderPanel({ order, open, onClose }: { order: OrderJson; open: boolean; onClose: () => void }) {
+  // Into the body: opened from a table cell, whose layout (a phone's card, its text alignment) it must not inherit.
+  if (!open) return null;
+  return createPortal(
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={`${order.status === 'Shipped' ? 'Tracking of' : 'Ship'} order #${order._id.slice(-6)}`}
+      testId="ship-order"
+    >
+      <ShipOrderForm order={order} onDone={onClose} />
+    </Drawer>,
+    document.body,
+  );
+}
+
 export function OrderStatusSelect({ order }: { order: OrderJson }) {
   const { busy, final, setStatus } = useSetOrderStatus(order);
+  const [shipping, setShipping] = useState(false);
+  return (
+    <>
+      <ShipOrderPanel order={order} open={shipping} onClose={() => setShipping(false)} />
+      <StatusSelect order={order} busy={busy} final={final} onShip={() => setShipping(true)} setStatus={setStatus} />
+    </>
+  );
+}
+
+function StatusSelect({
+  order,
+  busy,
+  final,
+  onShip,
+  setStatus,
+}: {
+  order: OrderJson;
+  busy: boolean;
+  final: boolean;
+  onShip: () => void;
+  setStatus: (status: OrderStatus) => Promise<void>;
+}) {
   return (
     <select
       value={order.status}
-      onChange={(e) => void setStatus(e.target.value as OrderStatus)}
+      onChange={(e) => {
+        const next = e.target.value as OrderStatus;
+        if (next === 'Shipped') onShip();
+        else void setStatus(next);
+      }}
       disabled={busy || final}
       aria-label={`Status of order #${order._id}`}
       title={final ? 'A cancelled order cannot change status' : undefined}

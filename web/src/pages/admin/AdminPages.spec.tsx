@@ -111,6 +111,44 @@ describe('admin dashboard', () => {
   });
 });
 
+describe('admin dashboard: payments given back in PayPal', () => {
+  it('flags each order refunded or reversed outside the shop, with a link to it; nothing when there are none', async () => {
+    const refunded = anOrder({
+      _id: '65b0000000000000000000aa',
+      totalPrice: 40,
+      externalRefunds: [{ id: 'R1', kind: 'refund', amount: 15, currency: 'GBP', at: '2025-03-04T10:00:00.000Z' }],
+    });
+    const reversed = anOrder({
+      _id: '65b0000000000000000000bb',
+      totalPrice: 20,
+      externalRefunds: [{ id: 'R2', kind: 'reversal', amount: 20, currency: 'GBP', at: '2025-03-05T10:00:00.000Z' }],
+    });
+    fakeApi({
+      'GET /api/admin/stats': { body: someStats({ paymentAlerts: { count: 2, orders: [refunded, reversed] } }) },
+      ...noLowStock,
+    });
+    renderAdmin('/admin');
+    const alerts = await screen.findByRole('region', { name: '2 orders were refunded or reversed in PayPal' });
+    const items = within(alerts).getAllByTestId('payment-alert');
+    expect(items[0]).toHaveTextContent('refunded £15.00 of £40.00');
+    expect(items[1]).toHaveTextContent('reversed £20.00 of £20.00');
+    expect(within(alerts).getByRole('link', { name: `#${refunded._id}` })).toHaveAttribute(
+      'href',
+      `/admin/orders/${refunded._id}`,
+    );
+  });
+
+  it('shows no flag when nothing was given back', async () => {
+    fakeApi({
+      'GET /api/admin/stats': { body: someStats({ paymentAlerts: { count: 0, orders: [] } }) },
+      ...noLowStock,
+    });
+    renderAdmin('/admin');
+    await screen.findByTestId('revenue');
+    expect(screen.queryByTestId('payment-alerts')).not.toBeInTheDocument();
+  });
+});
+
 describe('admin dashboard: low stock', () => {
   const lowStock = {
     threshold: 5,
@@ -608,14 +646,33 @@ describe('admin orders', () => {
         .getAllByRole('option')
         .map((o) => o.textContent),
     ).toEqual(['Processing', 'Shipped', 'Delivered', 'Cancelled']);
+    // Shipped asks for the parcel first: nothing is sent until the carrier and a number of its format are given
     await userEvent.selectOptions(select, 'Shipped');
+    const panel = await screen.findByRole('dialog', { name: 'Ship order #000001' });
+    expect(select).toHaveValue('Processing');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Mark as Shipped' }));
+    expect(within(panel).getByLabelText('Carrier')).toHaveAccessibleDescription(
+      'Choose a carrier: Royal Mail, DPD, Evri, DHL, UPS',
+    );
+    await userEvent.selectOptions(within(panel).getByLabelText('Carrier'), 'Royal Mail');
+    const number = within(panel).getByLabelText('Tracking number');
+    await userEvent.type(number, 'AB123456789GB');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Mark as Shipped' }));
+    expect(number).toHaveAttribute('aria-invalid', 'true');
+    expect(within(panel).getByText(/mistyped character/)).toBeInTheDocument();
+    expect(number).toHaveFocus();
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
+    await userEvent.clear(number);
+    await userEvent.type(number, 'ab 123456785 gb');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Mark as Shipped' }));
     await waitFor(() => expect(select).toHaveValue('Shipped'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const deliver = within(row).getByRole('button', { name: `Mark as Delivered, order #${order._id}` });
     await userEvent.click(deliver);
     await waitFor(() => expect(select).toHaveValue('Delivered'));
     expect(deliver).toBeDisabled();
     expect(calls.filter((c) => c.method === 'PUT').map((c) => c.data)).toEqual([
-      { status: 'Shipped' },
+      { status: 'Shipped', carrier: 'Royal Mail', trackingNumber: 'ab 123456785 gb' },
       { status: 'Delivered' },
     ]);
   });

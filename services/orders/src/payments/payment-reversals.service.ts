@@ -1,0 +1,78 @@
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  ORDER_MESSAGES,
+  toPounds,
+  type RecordPaymentReversalRequest,
+  type RecordPaymentReversalResponse,
+} from '@shop/contracts';
+import type { Model } from 'mongoose';
+import { OrderLocks } from '../orders/order-locks';
+import { statusHistoryOf, type StatusEntry } from '../orders/order-status';
+import { Order, type LeanOrder } from '../orders/order.schema';
+
+/** £12.50, or "USD 12.50" for another currency. */
+function formatAmount(pence: number, currency: string): string {
+  const amount = toPounds(pence).toFixed(2);
+  return currency === 'GBP' ? `£${amount}` : `${currency} ${amount}`;
+}
+
+/**
+ * Money PayPal gave back outside the shop (a refund in PayPal's dashboard, a chargeback the buyer won), reported by
+ * checkout from a verified webhook: recorded on the checkout's order once per PayPal refund id — in its
+ * `externalRefunds`, as a note in its status history (the order's status is the admin's to decide), and in
+ * `externalRefundedAt`, which puts it on the dashboard's list of payments to look at.
+ */
+@Injectable()
+export class PaymentReversals {
+  private readonly logger = new Logger(PaymentReversals.name);
+
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly locks: OrderLocks,
+  ) {}
+
+  async record(req: RecordPaymentReversalRequest): Promise<RecordPaymentReversalResponse> {
+    const found = await this.orders.findOne({ checkoutId: req.checkoutId }, { _id: 1 }).lean<LeanOrder>().exec();
+    if (!found) throw new NotFoundException(ORDER_MESSAGES.notFound);
+    const orderId = String(found._id);
+    return this.locks.withOrder(orderId, async () => {
+      const current = await this.orders.findById(orderId).lean<LeanOrder>().exec();
+      if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
+      if (current.externalRefunds?.some((r) => r.id === req.refundId)) return { orderId, recorded: false };
+      const now = new Date();
+      const note: StatusEntry = {
+        status: current.status,
+        at: now,
+        note: ORDER_MESSAGES.externalRefund(req.kind, formatAmount(req.amountPence, req.currency), req.refundId),
+      };
+      // Under the order's lock, as every write after the insert; the filter keeps a refund to one record even so.
+      const { modifiedCount } = await this.orders
+        .updateOne(
+          { _id: current._id, 'externalRefunds.id': { $ne: req.refundId } },
+          {
+            $set: { statusHistory: [...statusHistoryOf(current), note], externalRefundedAt: now },
+            $push: {
+              externalRefunds: {
+                id: req.refundId,
+                kind: req.kind,
+                amountPence: req.amountPence,
+                currency: req.currency,
+                at: new Date(req.at),
+              },
+            },
+          },
+        )
+        .exec();
+      if (modifiedCount === 1)
+        this.logger.warn({
+          msg: 'payment given back outside the shop',
+          orderId,
+          refundId: req.refundId,
+          kind: req.kind,
+          amountPence: req.amountPence,
+        });
+      return { orderId, recorded: modifiedCount === 1 };
+    });
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { OrdersModule } from '../orders/orders.module';
+import { PaymentReversalsMessages } from './payment-reversals.messages';
+import { PaymentReversals } from './payment-reversals.service';
+
+/** What PayPal reports about an order's payment after the fact (through checkout's webhooks). */
+@Module({
+  imports: [OrdersModule],
+  controllers: [PaymentReversalsMessages],
+  providers: [PaymentReversals],
+})
+export class PaymentsModule {}
