@@ -179,6 +179,9 @@ export class PayPalWebhooksService implements OnModuleInit {
       );
       return 'ignored';
     }
+    // The browser reported it first (every purchase's usual case): paid, its order placed or, if orders was away,
+    // left claimed for the sweeper of claimed payments. Nothing for the webhook to do: no lock, no second PayPal call.
+    if (checkout.isPaid) return 'already-paid';
     try {
       await this.checkoutsService.pay(
         { id: checkout.user._id, name: checkout.user.name, role: 'customer' },
@@ -197,7 +200,7 @@ export class PayPalWebhooksService implements OnModuleInit {
       }
       throw err;
     }
-    return checkout.isPaid ? 'already-paid' : 'paid';
+    return 'paid';
   }
 
   /** A denied capture: the unpaid checkout's units go back on sale, and its discount use is given back. */
