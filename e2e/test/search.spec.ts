@@ -35,10 +35,9 @@ describe('search and suggestions through the gateway', () => {
     expect(res.status).toBe(200);
     const body = res.body as ProductSuggestionsJson;
     expect(body.suggestions.length).toBeGreaterThan(0);
-    for (const s of body.suggestions) {
-      expect(s.team).toBe('Green Bay Packers');
-      expect(s.name).toMatch(/Hoodie/);
-    }
+    // The seeded Packers hoodie first; other suites' Packers products (this stack is shared) may follow it.
+    expect(body.suggestions[0].name).toMatch(/Packers.*Hoodie/);
+    for (const s of body.suggestions) expect(s.team).toBe('Green Bay Packers');
     const again = await fetch(`${env.baseUrl}/api/products/suggest?q=pakers%20hod`);
     expect(again.headers.get('x-cache')).toBe('HIT');
     expect(await again.json()).toEqual(body);
@@ -77,7 +76,8 @@ describe('search and suggestions through the gateway', () => {
     await options.first().waitFor();
     const names = await options.allTextContents();
     expect(names.length).toBeGreaterThan(0);
-    for (const name of names) expect(name).toMatch(/Packers.*Hoodie/);
+    expect(names[0]).toMatch(/Packers.*Hoodie/);
+    for (const name of names) expect(name).toContain('Green Bay Packers');
     await expect(box.getAttribute('aria-expanded')).resolves.toBe('true');
     await expect(page.getByRole('status').filter({ hasText: 'suggested' }).textContent()).resolves.toMatch(
       /^\d+ products? suggested/,
