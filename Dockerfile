@@ -22,8 +22,9 @@ COPY web/package.json web/
 COPY e2e/package.json e2e/
 # `npm ci` when the lockfile is complete; a lockfile written where the registry lacked some other-platform
 # optional packages (e.g. @swc/core-darwin-*) makes it refuse, and `npm install` then installs the same
-# locked versions (scripts/lib/deps.mjs, which npm start and npm test run, does the same).
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+# locked versions (scripts/lib/deps.mjs, which npm start and npm test run, does the same). SCARF_ANALYTICS=false:
+# swagger-ui-dist's install script would report the install to its publisher.
+RUN export SCARF_ANALYTICS=false && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund)
 COPY tsconfig.base.json tsconfig.build.json ./
 COPY packages packages
 COPY services services

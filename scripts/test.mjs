@@ -1,7 +1,7 @@
 // `npm test`: everything, from a fresh clone, ending with the one line CI reads: "N passed, N failed".
 // Redis/RabbitMQ and chromium (each installed from Debian when missing and run as root) -> install and build, side by
 // side (scripts/lib/build.mjs; Mailpit's build goes on in the background through the checks) -> typecheck (every
-// workspace's sources and specs) -> lint -> a fresh FerretDB on 27018 and a Mailpit (SMTP 1026, API 8026) ->
+// workspace's sources and specs, and the web app's) -> lint -> a fresh FerretDB on 27018 and a Mailpit (SMTP 1026, API 8026) ->
 // jest over every workspace (the e2e project starts the whole shop on test ports in its globalSetup, with its own
 // Mailpit) -> FerretDB and Mailpit stopped. One progress line per step
 // before jest; build and install output goes to .data/logs/ and is shown only when it fails.
@@ -58,12 +58,14 @@ try {
   const builds = await buildAll(timings, { install: true, ferret: !EXTERNAL_MONGO_URL, mailpitInBackground: true });
   builds.mailpit.catch(() => undefined); // awaited (and so reported) before the tests' Mailpit starts
   unniceCommands(); // it no longer slows down a build: its normal CPU priority back
+  // Two programs, side by side: the Node workspaces' and the web app's (DOM, JSX; its build does not type-check).
+  const typecheck = (project) =>
+    run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project, '--noEmit'], {
+      what: `typecheck (tsc -p ${project} --noEmit)`,
+    });
   await step(
-    'typecheck sources and tests (tsc -p tsconfig.json --noEmit)',
-    () =>
-      run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], {
-        what: 'typecheck',
-      }),
+    'typecheck sources and tests (tsc -p tsconfig.json, tsc -p web/tsconfig.json)',
+    () => Promise.all([typecheck('tsconfig.json'), typecheck('web/tsconfig.json')]),
     timings,
   );
   await step(

@@ -1,23 +1,14 @@
-// Builds the SPA into web/dist: type-check (tsc -p web/tsconfig.json, sources and tests), `vite build`, the landing
-// pages' prerendered HTML (prerender.mjs), then each text file's Brotli and gzip variant (precompress.mjs).
+// Builds the SPA into web/dist: `vite build`, the landing pages' prerendered HTML (prerender.mjs), then each text
+// file's Brotli and gzip variant (precompress.mjs). No type check: a build only needs the JS (Vite strips the types),
+// and `npm test` / `npm run typecheck` check web/tsconfig.json's program (sources and tests) — a newcomer's first
+// `npm start` is spared its 20-odd CPU seconds.
 // scripts/lib/build.mjs runs it (npm run build -w web) when a web source, the contracts or the lockfile changed.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, '..');
 
 const started = Date.now();
-const tsc = spawnSync(
-  process.execPath,
-  [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(here, 'tsconfig.json'), '--noEmit'],
-  { stdio: 'inherit', cwd: root },
-);
-if (tsc.status !== 0) {
-  console.error('web: the type check failed (tsc -p web/tsconfig.json)');
-  process.exit(tsc.status ?? 1);
-}
 
 const { build } = await import('vite');
 const logLevel = process.env.WEB_BUILD_LOG ?? 'warn';

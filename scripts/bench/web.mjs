@@ -7,7 +7,9 @@
 // 2. Lighthouse (the npm package, its default mobile settings: a mid-range phone, simulated slow 4G and 4x CPU
 //    slowdown) driving Debian's chromium on home, /collections/all and a product page of the running shop. Each page
 //    is measured BENCH_RUNS times in a fresh browser; the run with the median performance score is reported, with
-//    what failed in any category below its target. Nothing is downloaded: Lighthouse and chromium are local.
+//    what failed in any category below its target. Lighthouse is this bench's own dependency (scripts/bench/
+//    package.json, about 150 MB that no other part of the shop needs): the first run installs it there from the
+//    lockfile beside it. Nothing else is downloaded: chromium is Debian's.
 //
 //    Beside it, the bytes the browser TRANSFERRED for each page (Lighthouse's network log of the median run: each
 //    response's transferSize, headers included, as chromium counts it): its JS, CSS, HTML and everything, and the
@@ -29,11 +31,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { FIRST_ROUTES, routeChunks } from '../../web/route-size.mjs';
+import { ensureDependencies } from '../lib/deps.mjs';
+import { step } from '../lib/util.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+await step('install Lighthouse for this bench', async (note) => note(await ensureDependencies({ dir: here, note })));
+const chromeLauncher = await import('chrome-launcher');
+const { default: lighthouse } = await import('lighthouse');
 const DIST = path.join(here, '../../web/dist');
 const GATEWAY = (process.env.GATEWAY_URL || 'http://localhost:8080').replace(/\/+$/, '');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

@@ -62,8 +62,8 @@ export async function buildTypeScript() {
 }
 
 /**
- * True when web/dist/index.html is missing or older than any source the web build reads: web/ (sources, tests
- * — the build type-checks them —, configs), the contracts, and the lockfile (a dependency changed).
+ * True when web/dist/index.html is missing or older than any source the web build reads: web/ (sources, configs; a
+ * test's change rebuilds too, harmlessly), the contracts, and the lockfile (a dependency changed).
  */
 export function webNeedsBuild() {
   const built = mtimeMs(path.join(WEB, 'dist/index.html'));
@@ -78,10 +78,10 @@ export function webNeedsBuild() {
 
 export async function buildWeb({ force = false } = {}) {
   if (!force && !webNeedsBuild()) return false;
-  // web/build.mjs: tsc -p web/tsconfig.json --noEmit, then vite build into web/dist
+  // web/build.mjs: vite build into web/dist, prerender, precompress (the type check is npm test's)
   await run('npm', ['run', '--silent', 'build', '-w', 'web'], {
     logFile: freshLog('build-web.log'),
-    what: 'npm run build -w web (type check + vite build)',
+    what: 'npm run build -w web (vite build, prerender, precompress)',
   });
   return true;
 }
@@ -176,7 +176,7 @@ export async function buildAll(
           : step(
               'build web',
               async (note) => {
-                note('type check, vite build, prerender; output in .data/logs/build-web.log ...');
+                note('vite build, prerender; output in .data/logs/build-web.log ...');
                 await buildWeb({ force: true });
                 note('built');
               },

@@ -338,10 +338,10 @@ export function mailpitNeedsBuild() {
 
 /**
  * Builds Mailpit when stale: `go install github.com/axllent/mailpit@<version>` through the Go module proxy (about 2
- * minutes from a cold Go module cache), output in .data/logs/build-mailpit.log. At a lower CPU priority (`nice -n
- * 10`, when there is a `nice`): it runs beside the builds the shop waits for and must not slow them down, taking the
- * CPU they leave; start.mjs gives it its normal priority back once the shop is ready, test.mjs once the other builds
- * are done (util.mjs unniceCommands). Returns
+ * minutes from a cold Go module cache), output in .data/logs/build-mailpit.log. At the lowest CPU priority (`nice -n
+ * 19`, when there is a `nice`): it runs beside the builds the shop waits for and must not slow them down, taking the
+ * CPU they leave (at `nice 10` it still took about a tenth of a busy core from them); start.mjs gives it its normal
+ * priority back once the shop is ready, test.mjs once the other builds are done (util.mjs unniceCommands). Returns
  * false when nothing had to be done.
  */
 export async function buildMailpit({ force = false, note = log } = {}) {
@@ -361,7 +361,7 @@ export async function buildMailpit({ force = false, note = log } = {}) {
   fs.rmSync(gobin, { recursive: true, force: true });
   try {
     await run(go, ['install', `${MAILPIT_MODULE}@${MAILPIT_VERSION}`], {
-      nice: 10,
+      nice: 19,
       cwd: ROOT,
       env: { ...process.env, GOBIN: gobin, GOFLAGS: [process.env.GOFLAGS, '-trimpath'].filter(Boolean).join(' ') },
       logFile,
