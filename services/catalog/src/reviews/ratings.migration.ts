@@ -4,11 +4,10 @@ import { isDuplicateKeyError } from '@shop/nest-common';
 import type { Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { Product } from '../products/product.schema';
-import { MigrationRecord } from '../variants/migration.schema';
+import { MigrationRecord, RATINGS_MIGRATION } from '../variants/migration.schema';
 import { ReviewsService } from './reviews.service';
 
-/** The versioned name this migration is recorded under once it has run. */
-export const RATINGS_MIGRATION = 'product-ratings-from-reviews-v1';
+export { RATINGS_MIGRATION };
 
 /**
  * Drops the ratings the seed used to invent (issue 27), once per database, at start: every product that claims a

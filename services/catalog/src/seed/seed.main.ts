@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { recordChange } from '../cache/catalog-cache';
 import { CatalogConfig } from '../config/catalog.config';
 import { Product, ProductSchema } from '../products/product.schema';
+import { MigrationRecord, MigrationRecordSchema, PRODUCT_MIGRATIONS } from '../variants/migration.schema';
 import { seedCatalogue, SEED_ART_PATH } from './catalogue';
 import { SEED_PRODUCTS } from './products.data';
 import { seedSynthetic } from './synthetic';
@@ -39,9 +40,19 @@ async function main() {
         ? `catalog: seeded ${inserted} synthetic products`
         : `catalog: seeded ${inserted} products (${perCategory}), 3 images each under ${SEED_ART_PATH}/`,
     );
+    await recordMigrationsRun(connection.model(MigrationRecord.name, MigrationRecordSchema));
     await bumpCatalogVersion(config);
   } finally {
     await connection.close();
+  }
+}
+
+/** The products were written in today's shape: the product migrations have nothing to do (migration.schema.ts). */
+async function recordMigrationsRun(migrations: mongoose.Model<MigrationRecord>): Promise<void> {
+  const ranAt = new Date();
+  for (const _id of PRODUCT_MIGRATIONS) {
+    // a catalog that started on the empty collection may have recorded one already
+    await migrations.updateOne({ _id }, { $setOnInsert: { ranAt, changed: 0 } }, { upsert: true }).exec();
   }
 }
 

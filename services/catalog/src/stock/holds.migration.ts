@@ -5,12 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { CatalogCache } from '../cache/catalog-cache';
 import { Product } from '../products/product.schema';
-import { MigrationRecord } from '../variants/migration.schema';
+import { HOLDS_MIGRATION, MigrationRecord } from '../variants/migration.schema';
 import { splitEvenly, variantsOf } from '../variants/variants';
 import { holdPath, type HoldLine } from './stock-hold';
 
-/** The versioned name this migration is recorded under once it has run. */
-export const HOLDS_MIGRATION = 'product-holds-v1';
+export { HOLDS_MIGRATION };
 
 /** A record of the `reservations` collection this migration empties (the stock code before holds lived in products). */
 interface LegacyReservation {

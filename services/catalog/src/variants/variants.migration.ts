@@ -6,12 +6,11 @@ import { CatalogCache } from '../cache/catalog-cache';
 import { ProductLocks } from '../products/product-locks';
 import { PRODUCT_PROJECTION } from '../products/product.mapper';
 import { Product, type LeanProduct } from '../products/product.schema';
-import { MigrationRecord } from './migration.schema';
+import { MigrationRecord, VARIANTS_MIGRATION } from './migration.schema';
 import { VariantSkus } from './variant-skus';
 import { hasStoredVariants, legacyVariants, stockOf } from './variants';
 
-/** The versioned name this migration is recorded under once it has run. */
-export const VARIANTS_MIGRATION = 'product-variants-v1';
+export { VARIANTS_MIGRATION };
 
 /**
  * Gives every product stored before variants existed its variants, once per database, at start (issue 22):
