@@ -3,6 +3,7 @@ import { clearBit, withBit, type Bitset } from './bitset';
 import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
 import { ProductSearch } from './product-search';
 import { SearchBlob } from './search-blob';
+import type { SearchText } from './text-search';
 import { SortedList } from './sorted-list';
 import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
 
@@ -77,15 +78,27 @@ export class CatalogueIndex {
     return (this.blob ??= new SearchBlob(this.byId.values()));
   }
 
-  /** Adds a product, or replaces the entry of the same id. */
+  /** Adds a product, or replaces the entry of the same id (at the same slot: the one it frees is taken first). */
   put(entry: CatalogueEntry): void {
-    this.remove(entry._id);
+    const before = this.byId.get(entry._id);
+    this.unplace(entry._id);
     this.place(entry);
+    // the texts a substring search reads (by slot) are the same unless they or the slot changed: an edit of the
+    // price or a review keeps them, rather than the next search reading the whole catalogue again
+    if (!before || before.slot !== entry.slot || !sameTexts(before.text, entry.text)) this.blob = undefined;
     for (const name of ORDER_NAMES) this.orders[name].insert(entry.slot);
+    // after the slot is known; the search keeps what it holds when the texts and the slot are the same
     this.search.put(entry);
   }
 
   remove(id: string): void {
+    if (this.byId.has(id)) this.blob = undefined;
+    this.unplace(id);
+    this.search.remove(id);
+  }
+
+  /** Takes a product out of all but the search, freeing its slot. */
+  private unplace(id: string): void {
     const entry = this.byId.get(id);
     if (!entry) return;
     for (const name of ORDER_NAMES) this.orders[name].remove(entry.slot);
@@ -99,8 +112,6 @@ export class CatalogueIndex {
     this.byId.delete(id);
     this.bySlot[entry.slot] = undefined;
     this.freeSlots.push(entry.slot);
-    this.blob = undefined;
-    this.search.remove(id);
   }
 
   /** A stock write: the product's bytes change, and a sale re-places it in the orders that read units sold. */
@@ -119,11 +130,14 @@ export class CatalogueIndex {
     entry.slot = this.freeSlots.pop() ?? this.bySlot.length;
     this.bySlot[entry.slot] = entry;
     this.byId.set(entry._id, entry);
-    this.blob = undefined;
     for (const field of FILTER_FIELDS) {
       const byValue = this.postings.get(field)!;
       for (const value of entry.values[field])
         byValue.set(value, withBit(byValue.get(value) ?? new Uint32Array(1), entry.slot));
     }
   }
+}
+
+function sameTexts(a: SearchText, b: SearchText): boolean {
+  return a.name === b.name && a.description === b.description && a.ascii === b.ascii;
 }

@@ -108,47 +108,91 @@ export function selectBestSeller(index: CatalogueIndex): CatalogueEntry | undefi
   return slot === undefined ? undefined : index.at(slot);
 }
 
-/** A product a search found: whether it matched as typed (exact), and its score. */
-interface Ranked {
-  readonly entry: CatalogueEntry;
-  exact: boolean;
-  readonly score: number;
+/**
+ * What a search text finds: the slots in `found`, and at the same index their score and whether they are exact (1:
+ * every word as typed, or the text as a substring). Arrays as long as what was found rather than an object a
+ * product: a broad text finds most of 100,000 products.
+ */
+interface Found {
+  readonly found: number[];
+  readonly score: number[];
+  readonly exact: number[];
+}
+
+/**
+ * Where each slot is in a search's `found`, valid when its stamp is this search's: kept from search to search (one
+ * runs at a time) rather than an array the catalogue's size allocated for each — at 100,000 products that was a
+ * megabyte a search, and the collections of a 600 MB heap it set off.
+ */
+const positions = { of: new Int32Array(0), stamps: new Uint32Array(0), stamp: 0 };
+
+function startSearch(slots: number): void {
+  if (positions.of.length < slots) {
+    positions.of = new Int32Array(slots * 2);
+    positions.stamps = new Uint32Array(slots * 2);
+    positions.stamp = 0;
+  }
+  if (++positions.stamp === 2 ** 32) {
+    positions.stamps.fill(0);
+    positions.stamp = 1;
+  }
+}
+
+/**
+ * Every product a search text finds: the full-text search's hits (typos, prefixes, team names; see
+ * product-search.ts), and, with `substrings`, every product whose name or description contains the text as typed,
+ * in any case — what the search has always promised, and what the database answers when the read model cannot (a
+ * substring inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
+ * Without `substrings`, the hits alone while the full-text index answers, substrings only while it is built.
+ */
+function rankSearch(index: CatalogueIndex, search: string, substrings = true): Found {
+  startSearch(index.slots);
+  const { of, stamps, stamp } = positions;
+  const ranked: Found = { found: [], score: [], exact: [] };
+  const hits = index.search.search(search);
+  for (let i = 0; i < (hits?.count ?? 0); i++) {
+    const slot = hits!.slots[i];
+    stamps[slot] = stamp;
+    of[slot] = ranked.found.push(slot) - 1;
+    ranked.score.push(hits!.scores[i]);
+    ranked.exact.push(hits!.exact[i]);
+  }
+  // Suggestions skip the substrings while the index answers: a two-letter start is in most texts.
+  if (!substrings && hits) return ranked;
+  const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
+  const asTyped = (slot: number) => {
+    if (stamps[slot] === stamp) {
+      ranked.exact[of[slot]] = 1;
+      return;
+    }
+    stamps[slot] = stamp;
+    of[slot] = ranked.found.push(slot) - 1;
+    ranked.score.push(0);
+    ranked.exact.push(1);
+  };
+  const needle = substring.text?.needle;
+  if (needle === undefined) {
+    for (const entry of index.entries()) if (substring.matches(entry)) asTyped(entry.slot);
+  } else {
+    const blob = index.searchBlob();
+    for (const slot of blob.containing(needle)) asTyped(slot);
+    for (const slot of blob.others) if (substring.matches(index.at(slot))) asTyped(slot);
+  }
+  return ranked;
 }
 
 const newestFirst = comparatorOf(ORDERS.newest);
 
-/** Exact matches first, then by score, then newest first (ties never shuffle). */
-function byRelevance(a: Ranked, b: Ranked): number {
-  if (a.exact !== b.exact) return a.exact ? -1 : 1;
-  if (a.score !== b.score) return b.score - a.score;
-  return newestFirst(a.entry, b.entry);
+/** Of two indexes into what a search found: exact matches first, then by score, then newest first (never shuffled). */
+function byRelevance(index: CatalogueIndex, { found, score, exact }: Found): (a: number, b: number) => number {
+  return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newestFirst(index.at(found[a]), index.at(found[b]));
 }
 
-/**
- * Every product a search text finds, unordered: the full-text search's hits (typos, prefixes, team names; see
- * product-search.ts), and every product whose name or description contains the text as typed, in any case —
- * what the search has always promised, and what the database answers when the read model cannot (a substring
- * inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
- */
-function rankSearch(index: CatalogueIndex, search: string, substrings = true): Ranked[] {
-  const ranked = new Map<number, Ranked>();
-  const hits = index.search.search(search);
-  for (const hit of hits ?? []) {
-    const entry = index.get(hit.id);
-    if (entry) ranked.set(entry.slot, { entry, exact: hit.exact, score: hit.score });
-  }
-  // Suggestions skip the substrings while the index answers: a two-letter start is in most texts.
-  if (!substrings && hits) return [...ranked.values()];
-  const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
-  const needle = substring.text?.needle;
-  const candidates = needle !== undefined ? index.searchBlob().candidates(needle) : index.entries();
-  for (const entry of candidates) {
-    if (!substring.matches(entry)) continue;
-    const known = ranked.get(entry.slot);
-    if (known) known.exact = true;
-    else ranked.set(entry.slot, { entry, exact: true, score: 0 });
-  }
-  return [...ranked.values()];
+/** The indexes 0..n-1 of what a search found that pass `keep`. */
+function indexesOf({ found }: Found, keep?: (slot: number) => boolean): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < found.length; i++) if (!keep || keep(found[i])) kept.push(i);
+  return kept;
 }
 
 /**
@@ -157,14 +201,18 @@ function rankSearch(index: CatalogueIndex, search: string, substrings = true): R
  */
 function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string): CatalogueEntry[] {
   const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
-  const found = rankSearch(index, search).filter((r) => filter.matches(r.entry));
-  const limit = q.limit > 0 ? q.limit : found.length;
-  if (q.sortBy === 'relevance') return firstOf(found, limit, byRelevance).map((r) => r.entry);
-  return firstOf(
-    found.map((r) => r.entry),
-    limit,
-    comparatorOf(ORDERS[q.sortBy]),
-  );
+  const ranked = rankSearch(index, search);
+  if (q.sortBy === 'relevance') {
+    const kept = indexesOf(ranked, filter.always ? undefined : (slot) => filter.matches(index.at(slot)));
+    const limit = q.limit > 0 ? q.limit : kept.length;
+    return firstOf(kept, limit, byRelevance(index, ranked)).map((i) => index.at(ranked.found[i]));
+  }
+  const entries: CatalogueEntry[] = [];
+  for (const slot of ranked.found) {
+    const entry = index.at(slot);
+    if (filter.always || filter.matches(entry)) entries.push(entry);
+  }
+  return firstOf(entries, q.limit > 0 ? q.limit : entries.length, comparatorOf(ORDERS[q.sortBy]));
 }
 
 /**
@@ -197,7 +245,8 @@ export function selectSuggestions(
   index: CatalogueIndex,
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
-  const found = firstOf(rankSearch(index, text, false), SUGGESTIONS_MAX, byRelevance);
-  if (found.length) return { products: found.map((r) => r.entry) };
+  const ranked = rankSearch(index, text, false);
+  const best = firstOf(indexesOf(ranked), SUGGESTIONS_MAX, byRelevance(index, ranked));
+  if (best.length) return { products: best.map((i) => index.at(ranked.found[i])) };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }

@@ -15,6 +15,8 @@ export interface PriceRange {
 
 export interface CompiledFilter {
   readonly matches: (entry: CatalogueEntry) => boolean;
+  /** It lets every product of the read model through (`matches` is always true). */
+  readonly always: boolean;
   /** The conditions an index can start from. */
   readonly equalities: readonly Equality[];
   readonly price?: PriceRange;
@@ -126,6 +128,7 @@ export function compileFilter(filter: MongoFilter): CompiledFilter {
       for (const check of checks) if (!check(entry)) return false;
       return true;
     },
+    always: checks.length === 0,
     equalities,
     price,
     text,
