@@ -140,12 +140,11 @@ function startSearch(slots: number): void {
 
 /**
  * Every product a search text finds: the full-text search's hits (typos, prefixes, team names; see
- * product-search.ts), and, with `substrings`, every product whose name or description contains the text as typed,
- * in any case — what the search has always promised, and what the database answers when the read model cannot (a
- * substring inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
- * Without `substrings`, the hits alone while the full-text index answers, substrings only while it is built.
+ * product-search.ts; none while it is being built), and every product whose name or description contains the text as
+ * typed, in any case — what the search has always promised, and what the database answers when the read model
+ * cannot (a substring inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
  */
-function rankSearch(index: CatalogueIndex, search: string, substrings = true): Found {
+function rankSearch(index: CatalogueIndex, search: string): Found {
   startSearch(index.slots);
   const { of, stamps, stamp } = positions;
   const ranked: Found = { found: [], score: [], exact: [] };
@@ -157,8 +156,6 @@ function rankSearch(index: CatalogueIndex, search: string, substrings = true): F
     ranked.score.push(hits!.scores[i]);
     ranked.exact.push(hits!.exact[i]);
   }
-  // Suggestions skip the substrings while the index answers: a two-letter start is in most texts.
-  if (!substrings && hits) return ranked;
   const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
   const asTyped = (slot: number) => {
     if (stamps[slot] === stamp) {
@@ -183,9 +180,23 @@ function rankSearch(index: CatalogueIndex, search: string, substrings = true): F
 
 const newestFirst = comparatorOf(ORDERS.newest);
 
+/**
+ * Of two slots, the newer first (ORDERS.newest: createdAt, then _id). Its first field compared here, the rest by
+ * the order's comparator: the tie-break of every pair of equal scores — thousands in a broad search, where products
+ * share their texts.
+ */
+function newerSlot(index: CatalogueIndex): (a: number, b: number) => number {
+  return (a, b) => {
+    const x = index.at(a);
+    const y = index.at(b);
+    return y.createdAt - x.createdAt || newestFirst(x, y);
+  };
+}
+
 /** Of two indexes into what a search found: exact matches first, then by score, then newest first (never shuffled). */
 function byRelevance(index: CatalogueIndex, { found, score, exact }: Found): (a: number, b: number) => number {
-  return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newestFirst(index.at(found[a]), index.at(found[b]));
+  const newer = newerSlot(index);
+  return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newer(found[a], found[b]);
 }
 
 /** The indexes 0..n-1 of what a search found that pass `keep`. */
@@ -222,19 +233,30 @@ function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string
 export function firstOf<T>(items: T[], limit: number, compare: (a: T, b: T) => number): T[] {
   if (limit * 8 >= items.length) return items.sort(compare).slice(0, limit);
   const best: T[] = [];
-  for (const item of items) {
-    if (best.length === limit && compare(item, best[limit - 1]) >= 0) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compare(best[mid], item) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    best.splice(low, 0, item);
-    if (best.length > limit) best.pop();
-  }
+  for (const item of items) insertBest(best, item, limit, compare);
   return best;
+}
+
+/** The first `limit` of the indexes 0 to count - 1 in the order, sorted (firstOf without an array of them). */
+function firstIndexes(count: number, limit: number, compare: (a: number, b: number) => number): number[] {
+  if (limit * 8 >= count) return firstOf([...Array(count).keys()], limit, compare);
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) insertBest(best, i, limit, compare);
+  return best;
+}
+
+/** Puts `item` in its place in `best` (sorted, at most `limit` long) if it belongs there. */
+function insertBest<T>(best: T[], item: T, limit: number, compare: (a: T, b: T) => number): void {
+  if (best.length === limit && compare(item, best[limit - 1]) >= 0) return;
+  let low = 0;
+  let high = best.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compare(best[mid], item) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  best.splice(low, 0, item);
+  if (best.length > limit) best.pop();
 }
 
 /**
@@ -245,8 +267,24 @@ export function selectSuggestions(
   index: CatalogueIndex,
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
-  const ranked = rankSearch(index, text, false);
-  const best = firstOf(indexesOf(ranked), SUGGESTIONS_MAX, byRelevance(index, ranked));
-  if (best.length) return { products: best.map((i) => index.at(ranked.found[i])) };
+  const hits = index.search.search(text);
+  let products: CatalogueEntry[];
+  if (hits) {
+    // straight from the hits' arrays: a two-letter start finds most of a large catalogue, and 8 are shown
+    const { slots, scores, exact } = hits;
+    const newer = newerSlot(index);
+    const best = firstIndexes(
+      hits.count,
+      SUGGESTIONS_MAX,
+      (a, b) => exact[b] - exact[a] || scores[b] - scores[a] || newer(slots[a], slots[b]),
+    );
+    products = best.map((i) => index.at(slots[i]));
+  } else {
+    const ranked = rankSearch(index, text);
+    products = firstOf(indexesOf(ranked), SUGGESTIONS_MAX, byRelevance(index, ranked)).map((i) =>
+      index.at(ranked.found[i]),
+    );
+  }
+  if (products.length) return { products };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }

@@ -55,9 +55,14 @@ export class SearchBlob {
     }
     const search = this.searches;
     let at = this.text.indexOf(needle);
+    let low = 0;
     while (at !== -1) {
-      let low = 0;
-      let high = this.starts.length - 1;
+      // The text the match is in: at or after the last one, found by galloping ahead then halving — a short needle
+      // matches in most texts, one after the other, and a long one in few, far apart.
+      let step = 1;
+      while (low + step < this.starts.length && this.starts[low + step] <= at) step *= 2;
+      let high = Math.min(low + step, this.starts.length) - 1;
+      low += step >>> 1;
       while (low < high) {
         const mid = (low + high + 1) >>> 1;
         if (this.starts[mid] <= at) low = mid;
