@@ -9,7 +9,7 @@
 // said by the page's live region (issue 40; focus-announcements.spec.ts covers the other answers).
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ProductJson } from '@shop/contracts';
-import { api, e2eEnv, expectAccessible, uniqueEmail, type E2eEnv } from './support';
+import { api, e2eEnv, expectAccessible, uniqueEmail, waitForFocus, type E2eEnv } from './support';
 
 jest.setTimeout(120_000);
 
@@ -232,7 +232,7 @@ describe('keyboard-only purchase (browser)', () => {
     await tabTo('Search products', (f) => f.tag === 'button' && f.name === 'Search products');
     await page.keyboard.press('Enter');
     // the open search's code loads as the button takes focus: the field gets focus once it is there
-    await page.waitForFunction(`document.activeElement && document.activeElement.id === 'site-search'`);
+    await waitForFocus(page, 'site-search');
     await focusStop();
     await page.keyboard.press('Escape');
     await expect(page.evaluate(`document.activeElement.getAttribute('aria-label')`)).resolves.toBe('Search products');

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ProductJson, ProductSuggestionsJson } from '@shop/contracts';
-import { api, e2eEnv, expectAccessible, type E2eEnv } from './support';
+import { api, e2eEnv, expectAccessible, waitForFocus, type E2eEnv } from './support';
 
 jest.setTimeout(120_000);
 
@@ -67,7 +67,7 @@ describe('search and suggestions through the gateway', () => {
     }
     await expect(page.evaluate(`document.activeElement.getAttribute('aria-label')`)).resolves.toBe('Search products');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(`document.activeElement && document.activeElement.id === 'site-search'`);
+    await waitForFocus(page, 'site-search');
     const box = page.getByRole('combobox', { name: 'Search products' });
     await expect(box.getAttribute('aria-expanded')).resolves.toBe('false');
 
@@ -94,7 +94,7 @@ describe('search and suggestions through the gateway', () => {
 
     await page.waitForURL(`**${hoodie.url}`);
     await page.getByRole('heading', { level: 1, name: hoodie.name }).waitFor();
-    await page.waitForFunction(`document.activeElement && document.activeElement.id === 'main'`);
+    await waitForFocus(page, 'main');
     expect(problems).toEqual([]);
   });
 

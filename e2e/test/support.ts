@@ -193,6 +193,14 @@ export async function expectAccessible(
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
 
+/**
+ * Waits until the element with this id has focus. A locator, not `page.waitForFunction`: that polls by eval-ing its
+ * predicate inside the page, which the shop's CSP (no 'unsafe-eval') refuses whenever the first look is false.
+ */
+export async function waitForFocus(page: Page, id: string): Promise<void> {
+  await page.locator(`#${id}:focus`).waitFor();
+}
+
 /** The toast in front, once it has settled, passes axe too (its colours on its tint, its close button). */
 export async function expectToastAccessible(page: Page, text: string): Promise<void> {
   const toast = page.locator('[data-sonner-toast][data-front="true"]').filter({ hasText: text });
