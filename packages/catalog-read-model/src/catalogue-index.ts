@@ -2,9 +2,9 @@ import type { StockWrite } from './catalog-change';
 import { clearBit, withBit, type Bitset } from './bitset';
 import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from './catalogue-entry';
 import { ProductSearch } from './product-search';
-import { SearchBlob } from './search-blob';
 import type { SearchText } from './text-search';
 import { SortedList } from './sorted-list';
+import { SubstringIndex } from './substring-index';
 import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
 
 /** The orders a sale (a change of soldCount) re-places a product in. */
@@ -26,7 +26,9 @@ export class CatalogueIndex {
   );
   readonly orders: Record<OrderName, SortedList<number>>;
   /** Made at the first search after products were added or removed (stock writes leave the texts alone). */
-  private blob?: SearchBlob;
+  private substringIndex?: SubstringIndex;
+  /** Per order, each slot's place in it as of the order's version: made when a search first needs it. */
+  private readonly places = new Map<OrderName, { version: number; of: Int32Array }>();
   /** Built with the index (in the background when large), then changed with each product put or removed. */
   readonly search: ProductSearch;
 
@@ -74,8 +76,24 @@ export class CatalogueIndex {
     return this.postings.get(field)!.get(value);
   }
 
-  searchBlob(): SearchBlob {
-    return (this.blob ??= new SearchBlob(this.byId.values()));
+  substrings(): SubstringIndex {
+    return (this.substringIndex ??= new SubstringIndex(this.byId.values()));
+  }
+
+  /**
+   * Each slot's place in the order (slots not in use: any number), for ordering what a search found by comparing
+   * numbers rather than products: remade after the order changed, in about a millisecond at 100,000 products.
+   */
+  placesIn(name: OrderName): Int32Array {
+    const order = this.orders[name];
+    let places = this.places.get(name);
+    if (!places || places.version !== order.version || places.of.length < this.bySlot.length) {
+      const of = places && places.of.length >= this.bySlot.length ? places.of : new Int32Array(this.bySlot.length);
+      order.items.forEach((slot, place) => (of[slot] = place));
+      places = { version: order.version, of };
+      this.places.set(name, places);
+    }
+    return places.of;
   }
 
   /** Adds a product, or replaces the entry of the same id (at the same slot: the one it frees is taken first). */
@@ -85,14 +103,14 @@ export class CatalogueIndex {
     this.place(entry);
     // the texts a substring search reads (by slot) are the same unless they or the slot changed: an edit of the
     // price or a review keeps them, rather than the next search reading the whole catalogue again
-    if (!before || before.slot !== entry.slot || !sameTexts(before.text, entry.text)) this.blob = undefined;
+    if (!before || before.slot !== entry.slot || !sameTexts(before.text, entry.text)) this.substringIndex = undefined;
     for (const name of ORDER_NAMES) this.orders[name].insert(entry.slot);
     // after the slot is known; the search keeps what it holds when the texts and the slot are the same
     this.search.put(entry);
   }
 
   remove(id: string): void {
-    if (this.byId.has(id)) this.blob = undefined;
+    if (this.byId.has(id)) this.substringIndex = undefined;
     this.unplace(id);
     this.search.remove(id);
   }

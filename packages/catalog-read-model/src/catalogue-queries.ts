@@ -10,7 +10,6 @@ import type { CatalogueEntry } from './catalogue-entry';
 import type { CatalogueIndex } from './catalogue-index';
 import { compileFilter, type CompiledFilter, type PriceRange } from './compiled-filter';
 import type { SortedList } from './sorted-list';
-import { comparatorOf, ORDERS } from './sort-orders';
 
 /** A stretch of a sort order, walked in order. */
 interface Walk {
@@ -109,154 +108,132 @@ export function selectBestSeller(index: CatalogueIndex): CatalogueEntry | undefi
 }
 
 /**
- * What a search text finds: the slots in `found`, and at the same index their score and whether they are exact (1:
- * every word as typed, or the text as a substring). Arrays as long as what was found rather than an object a
- * product: a broad text finds most of 100,000 products.
+ * What a search text finds, by slot: the slots in the order found (`count` of them), and per slot its score and
+ * whether it is exact (1: every word as typed, or the text as a substring), valid when its stamp is this search's.
+ * Kept from search to search (one runs at a time) rather than allocated for each: a broad text finds most of
+ * 100,000 products, and arrays of them each search set off the collections of a 600 MB heap.
  */
-interface Found {
-  readonly found: number[];
-  readonly score: number[];
-  readonly exact: number[];
-}
-
-/**
- * Where each slot is in a search's `found`, valid when its stamp is this search's: kept from search to search (one
- * runs at a time) rather than an array the catalogue's size allocated for each — at 100,000 products that was a
- * megabyte a search, and the collections of a 600 MB heap it set off.
- */
-const positions = { of: new Int32Array(0), stamps: new Uint32Array(0), stamp: 0 };
+const found = {
+  slots: new Int32Array(0),
+  count: 0,
+  score: new Float64Array(0),
+  exact: new Uint8Array(0),
+  stamps: new Uint32Array(0),
+  stamp: 0,
+};
 
 function startSearch(slots: number): void {
-  if (positions.of.length < slots) {
-    positions.of = new Int32Array(slots * 2);
-    positions.stamps = new Uint32Array(slots * 2);
-    positions.stamp = 0;
+  if (found.stamps.length < slots) {
+    const capacity = slots * 2;
+    Object.assign(found, {
+      slots: new Int32Array(capacity),
+      score: new Float64Array(capacity),
+      exact: new Uint8Array(capacity),
+      stamps: new Uint32Array(capacity),
+      stamp: 0,
+    });
   }
-  if (++positions.stamp === 2 ** 32) {
-    positions.stamps.fill(0);
-    positions.stamp = 1;
+  if (++found.stamp === 2 ** 32) {
+    found.stamps.fill(0);
+    found.stamp = 1;
   }
+  found.count = 0;
+}
+
+/** Adds a slot to what the search found; found again, it stays where it is, exact if either finding is. */
+function addFound(slot: number, score: number, exact: number): void {
+  if (found.stamps[slot] === found.stamp) {
+    found.exact[slot] |= exact;
+    return;
+  }
+  found.stamps[slot] = found.stamp;
+  found.slots[found.count++] = slot;
+  found.score[slot] = score;
+  found.exact[slot] = exact;
 }
 
 /**
- * Every product a search text finds: the full-text search's hits (typos, prefixes, team names; see
+ * Every product a search text finds, into `found`: the full-text search's hits (typos, prefixes, team names; see
  * product-search.ts; none while it is being built), and every product whose name or description contains the text as
  * typed, in any case — what the search has always promised, and what the database answers when the read model
  * cannot (a substring inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
  */
-function rankSearch(index: CatalogueIndex, search: string): Found {
+function findSearch(index: CatalogueIndex, search: string): void {
   startSearch(index.slots);
-  const { of, stamps, stamp } = positions;
-  const ranked: Found = { found: [], score: [], exact: [] };
   const hits = index.search.search(search);
-  for (let i = 0; i < (hits?.count ?? 0); i++) {
-    const slot = hits!.slots[i];
-    stamps[slot] = stamp;
-    of[slot] = ranked.found.push(slot) - 1;
-    ranked.score.push(hits!.scores[i]);
-    ranked.exact.push(hits!.exact[i]);
-  }
+  for (let i = 0; i < (hits?.count ?? 0); i++) addFound(hits!.slots[i], hits!.scores[i], hits!.exact[i]);
   const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
-  const asTyped = (slot: number) => {
-    if (stamps[slot] === stamp) {
-      ranked.exact[of[slot]] = 1;
-      return;
-    }
-    stamps[slot] = stamp;
-    of[slot] = ranked.found.push(slot) - 1;
-    ranked.score.push(0);
-    ranked.exact.push(1);
-  };
   const needle = substring.text?.needle;
   if (needle === undefined) {
-    for (const entry of index.entries()) if (substring.matches(entry)) asTyped(entry.slot);
+    for (const entry of index.entries()) if (substring.matches(entry)) addFound(entry.slot, 0, 1);
   } else {
-    const blob = index.searchBlob();
-    for (const slot of blob.containing(needle)) asTyped(slot);
-    for (const slot of blob.others) if (substring.matches(index.at(slot))) asTyped(slot);
+    const substrings = index.substrings();
+    for (const slot of substrings.containing(needle)) addFound(slot, 0, 1);
+    for (const slot of substrings.others) if (substring.matches(index.at(slot))) addFound(slot, 0, 1);
   }
-  return ranked;
 }
 
-const newestFirst = comparatorOf(ORDERS.newest);
-
 /**
- * Of two slots, the newer first (ORDERS.newest: createdAt, then _id). Its first field compared here, the rest by
- * the order's comparator: the tie-break of every pair of equal scores — thousands in a broad search, where products
- * share their texts.
+ * Of two slots a search found: exact matches first, then by score, then newest first (never shuffled). Places in an
+ * order rather than the products' fields: numbers side by side, where a broad search compares tens of thousands.
  */
-function newerSlot(index: CatalogueIndex): (a: number, b: number) => number {
-  return (a, b) => {
-    const x = index.at(a);
-    const y = index.at(b);
-    return y.createdAt - x.createdAt || newestFirst(x, y);
-  };
-}
-
-/** Of two indexes into what a search found: exact matches first, then by score, then newest first (never shuffled). */
-function byRelevance(index: CatalogueIndex, { found, score, exact }: Found): (a: number, b: number) => number {
-  const newer = newerSlot(index);
-  return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newer(found[a], found[b]);
-}
-
-/** The indexes 0..n-1 of what a search found that pass `keep`. */
-function indexesOf({ found }: Found, keep?: (slot: number) => boolean): number[] {
-  const kept: number[] = [];
-  for (let i = 0; i < found.length; i++) if (!keep || keep(found[i])) kept.push(i);
-  return kept;
+function byRelevance(index: CatalogueIndex): (a: number, b: number) => number {
+  const { exact, score } = found;
+  const newest = index.placesIn('newest');
+  return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newest[a] - newest[b];
 }
 
 /**
- * GET /api/products with a search: the products it finds (rankSearch) that pass the other filters, by relevance
+ * GET /api/products with a search: the products it finds (findSearch) that pass the other filters, by relevance
  * (exact matches first) unless the query sorts otherwise, up to the limit.
  */
 function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string): CatalogueEntry[] {
   const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
-  const ranked = rankSearch(index, search);
-  if (q.sortBy === 'relevance') {
-    const kept = indexesOf(ranked, filter.always ? undefined : (slot) => filter.matches(index.at(slot)));
-    const limit = q.limit > 0 ? q.limit : kept.length;
-    return firstOf(kept, limit, byRelevance(index, ranked)).map((i) => index.at(ranked.found[i]));
+  findSearch(index, search);
+  let compare: (a: number, b: number) => number;
+  if (q.sortBy === 'relevance') compare = byRelevance(index);
+  else {
+    const places = index.placesIn(q.sortBy);
+    compare = (a, b) => places[a] - places[b];
   }
-  const entries: CatalogueEntry[] = [];
-  for (const slot of ranked.found) {
-    const entry = index.at(slot);
-    if (filter.always || filter.matches(entry)) entries.push(entry);
-  }
-  return firstOf(entries, q.limit > 0 ? q.limit : entries.length, comparatorOf(ORDERS[q.sortBy]));
+  const keep = filter.always ? undefined : (slot: number) => filter.matches(index.at(slot));
+  return firstSlots(found.slots, found.count, q.limit, compare, keep).map((slot) => index.at(slot));
 }
 
 /**
- * The first `limit` items in the order, sorted: a page of a broad search (tens of thousands found at 100,000
- * products) keeps the best few in a sorted buffer rather than sorting everything.
+ * The first `limit` (0: all) of `count` slots that `keep` keeps, in the order: a page of a broad search (tens of
+ * thousands found at 100,000 products) keeps the best few in a sorted buffer rather than sorting everything, testing
+ * `keep` only on a slot that would enter it.
  */
-export function firstOf<T>(items: T[], limit: number, compare: (a: T, b: T) => number): T[] {
-  if (limit * 8 >= items.length) return items.sort(compare).slice(0, limit);
-  const best: T[] = [];
-  for (const item of items) insertBest(best, item, limit, compare);
-  return best;
-}
-
-/** The first `limit` of the indexes 0 to count - 1 in the order, sorted (firstOf without an array of them). */
-function firstIndexes(count: number, limit: number, compare: (a: number, b: number) => number): number[] {
-  if (limit * 8 >= count) return firstOf([...Array(count).keys()], limit, compare);
-  const best: number[] = [];
-  for (let i = 0; i < count; i++) insertBest(best, i, limit, compare);
-  return best;
-}
-
-/** Puts `item` in its place in `best` (sorted, at most `limit` long) if it belongs there. */
-function insertBest<T>(best: T[], item: T, limit: number, compare: (a: T, b: T) => number): void {
-  if (best.length === limit && compare(item, best[limit - 1]) >= 0) return;
-  let low = 0;
-  let high = best.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (compare(best[mid], item) <= 0) low = mid + 1;
-    else high = mid;
+function firstSlots(
+  slots: Int32Array,
+  count: number,
+  limit: number,
+  compare: (a: number, b: number) => number,
+  keep?: (slot: number) => boolean,
+): number[] {
+  if (limit <= 0 || limit * 8 >= count) {
+    const kept: number[] = [];
+    for (let i = 0; i < count; i++) if (!keep || keep(slots[i])) kept.push(slots[i]);
+    kept.sort(compare);
+    return limit > 0 ? kept.slice(0, limit) : kept;
   }
-  best.splice(low, 0, item);
-  if (best.length > limit) best.pop();
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const slot = slots[i];
+    if (best.length === limit && compare(slot, best[limit - 1]) >= 0) continue;
+    if (keep && !keep(slot)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compare(best[mid], slot) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    best.splice(low, 0, slot);
+    if (best.length > limit) best.pop();
+  }
+  return best;
 }
 
 /**
@@ -268,23 +245,14 @@ export function selectSuggestions(
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
   const hits = index.search.search(text);
-  let products: CatalogueEntry[];
   if (hits) {
-    // straight from the hits' arrays: a two-letter start finds most of a large catalogue, and 8 are shown
-    const { slots, scores, exact } = hits;
-    const newer = newerSlot(index);
-    const best = firstIndexes(
-      hits.count,
-      SUGGESTIONS_MAX,
-      (a, b) => exact[b] - exact[a] || scores[b] - scores[a] || newer(slots[a], slots[b]),
-    );
-    products = best.map((i) => index.at(slots[i]));
-  } else {
-    const ranked = rankSearch(index, text);
-    products = firstOf(indexesOf(ranked), SUGGESTIONS_MAX, byRelevance(index, ranked)).map((i) =>
-      index.at(ranked.found[i]),
-    );
-  }
+    // straight from the hits: a two-letter start finds most of a large catalogue, and 8 are shown
+    startSearch(index.slots);
+    for (let i = 0; i < hits.count; i++) addFound(hits.slots[i], hits.scores[i], hits.exact[i]);
+  } else findSearch(index, text);
+  const products = firstSlots(found.slots, found.count, SUGGESTIONS_MAX, byRelevance(index)).map((slot) =>
+    index.at(slot),
+  );
   if (products.length) return { products };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }

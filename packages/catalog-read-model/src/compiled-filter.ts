@@ -20,7 +20,7 @@ export interface CompiledFilter {
   /** The conditions an index can start from. */
   readonly equalities: readonly Equality[];
   readonly price?: PriceRange;
-  /** It searches text: by a needle the search blob can find, or (undefined) one each product must be tested for. */
+  /** It searches text: by a needle the substring index can find, or (undefined) one each product must be tested for. */
   readonly text?: { readonly needle?: string };
 }
 
@@ -77,7 +77,7 @@ function textClause(clause: MongoFilter): TextClause {
   return { field, pattern: condition.$regex, matches: caseInsensitiveMatcher(condition.$regex, field) };
 }
 
-/** The search blob's needle for an `$or` that looks for one literal in both name and description. */
+/** The substring index's needle for an `$or` that looks for one literal in both name and description. */
 function needleOf(clauses: readonly TextClause[]): string | undefined {
   const [a, b] = clauses;
   const both = clauses.length === 2 && a.pattern === b.pattern && a.field !== b.field;

@@ -5,6 +5,8 @@
  */
 export class SortedList<T> {
   private list: T[] = [];
+  /** Moves with every change of the items or their order. */
+  private changes = 0;
 
   constructor(readonly compare: (a: T, b: T) => number) {}
 
@@ -12,9 +14,14 @@ export class SortedList<T> {
     return this.list;
   }
 
+  get version(): number {
+    return this.changes;
+  }
+
   /** Replaces the contents with these items, sorted once. */
   reset(items: T[]): void {
     this.list = items.sort(this.compare);
+    this.changes++;
   }
 
   insert(item: T): void {
@@ -23,11 +30,14 @@ export class SortedList<T> {
       0,
       item,
     );
+    this.changes++;
   }
 
   remove(item: T): void {
     const at = this.firstIndex((other) => this.compare(other, item) >= 0);
-    if (this.list[at] === item) this.list.splice(at, 1);
+    if (this.list[at] !== item) return;
+    this.list.splice(at, 1);
+    this.changes++;
   }
 
   /** The first index whose item satisfies `reached`, which must be false up to some index and true from there on. */

@@ -11,9 +11,6 @@ export type TextField = 'name' | 'description';
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** Between texts in the search blob: never part of a needle. */
-export const BLOB_SEPARATOR = '\u0000';
-
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -32,14 +29,12 @@ function literalOf(pattern: string): string | undefined {
 }
 
 /**
- * What a case-insensitive pattern matches, as a lower-case needle for the search blob: when the pattern is an
- * escaped literal of ASCII characters (the separator excluded); else undefined.
+ * What a case-insensitive pattern matches, as a lower-case needle for the substring index: when the pattern is an
+ * escaped literal of ASCII characters; else undefined.
  */
 export function asciiNeedleOf(pattern: string): string | undefined {
   const literal = literalOf(pattern);
-  return literal === undefined || NON_ASCII.test(literal) || literal.includes(BLOB_SEPARATOR)
-    ? undefined
-    : literal.toLowerCase();
+  return literal === undefined || NON_ASCII.test(literal) ? undefined : literal.toLowerCase();
 }
 
 /**

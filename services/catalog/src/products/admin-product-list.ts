@@ -111,7 +111,7 @@ function isAscii(text: string): boolean {
 /**
  * Every row's text in one string (the rows whose text is all ASCII; the few others are kept apart, so the string
  * stays one byte a character), so that a search is a run of indexOf over the catalogue rather than an `includes`
- * per row: as the public read model's SearchBlob does.
+ * per row.
  */
 export class RowSearch {
   private readonly text: string;
