@@ -7,6 +7,12 @@ import { SortedList } from './sorted-list';
 import { SubstringIndex } from './substring-index';
 import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
 
+/**
+ * Products whose texts changed since the substring index was made that searches test one by one; beyond so many it
+ * is made again (at the next search: about 0.4 s at 100,000 products).
+ */
+const SUBSTRING_CHANGES_MAX = 1_000;
+
 /** The orders a sale (a change of soldCount) re-places a product in. */
 const SALES_ORDERS = ordersReading('soldCount');
 
@@ -25,8 +31,10 @@ export class CatalogueIndex {
     FILTER_FIELDS.map((field) => [field, new Map()]),
   );
   readonly orders: Record<OrderName, SortedList<number>>;
-  /** Made at the first search after products were added or removed (stock writes leave the texts alone). */
+  /** Made at the first search, and again after many changes of the texts (stock writes leave them alone). */
   private substringIndex?: SubstringIndex;
+  /** The slots whose texts changed since the substring index was made (added, edited, removed). */
+  private readonly textsChanged = new Set<number>();
   /** Per order, each slot's place in it as of the order's version: made when a search first needs it. */
   private readonly places = new Map<OrderName, { version: number; of: Int32Array }>();
   /** Built with the index (in the background when large), then changed with each product put or removed. */
@@ -76,8 +84,31 @@ export class CatalogueIndex {
     return this.postings.get(field)!.get(value);
   }
 
-  substrings(): SubstringIndex {
-    return (this.substringIndex ??= new SubstringIndex(this.byId.values()));
+  /**
+   * Calls `found` with the slot of each product whose name or description contains `needle` (lower-case ASCII), as
+   * `matches` (the search's filter) says: from the substring index, but for the products with texts other than
+   * ASCII and those whose texts changed since it was made, which are tested one by one.
+   */
+  forEachContaining(needle: string, matches: (entry: CatalogueEntry) => boolean, found: (slot: number) => void): void {
+    if (!this.substringIndex) {
+      this.substringIndex = new SubstringIndex(this.byId.values());
+      this.textsChanged.clear();
+    }
+    const changed = this.textsChanged;
+    const unchanged = (slot: number) => !changed.size || !changed.has(slot);
+    for (const slot of this.substringIndex.containing(needle)) if (unchanged(slot)) found(slot);
+    for (const slot of this.substringIndex.others) if (unchanged(slot) && matches(this.at(slot))) found(slot);
+    for (const slot of changed) {
+      const entry = this.bySlot[slot];
+      if (entry && matches(entry)) found(slot);
+    }
+  }
+
+  /** The products at these slots have other texts now (or none): searches test them until the index is made again. */
+  private textsChangedAt(...slots: number[]): void {
+    if (!this.substringIndex) return;
+    for (const slot of slots) this.textsChanged.add(slot);
+    if (this.textsChanged.size > SUBSTRING_CHANGES_MAX) this.substringIndex = undefined;
   }
 
   /**
@@ -102,15 +133,18 @@ export class CatalogueIndex {
     this.unplace(entry._id);
     this.place(entry);
     // the texts a substring search reads (by slot) are the same unless they or the slot changed: an edit of the
-    // price or a review keeps them, rather than the next search reading the whole catalogue again
-    if (!before || before.slot !== entry.slot || !sameTexts(before.text, entry.text)) this.substringIndex = undefined;
+    // price or a review keeps them
+    if (!before) this.textsChangedAt(entry.slot);
+    else if (before.slot !== entry.slot || !sameTexts(before.text, entry.text))
+      this.textsChangedAt(before.slot, entry.slot);
     for (const name of ORDER_NAMES) this.orders[name].insert(entry.slot);
     // after the slot is known; the search keeps what it holds when the texts and the slot are the same
     this.search.put(entry);
   }
 
   remove(id: string): void {
-    if (this.byId.has(id)) this.substringIndex = undefined;
+    const entry = this.byId.get(id);
+    if (entry) this.textsChangedAt(entry.slot);
     this.unplace(id);
     this.search.remove(id);
   }

@@ -121,4 +121,12 @@ describe('selectList gives the answer of testing every product', () => {
     });
     fc.assert(fc.property(queryArb, same), { numRuns: 400, seed: seed + 1 });
   });
+
+  it(`after more edits of the texts than searches test one by one, when the substring index is made again (seed ${seed})`, () => {
+    docs.slice(300, 1_500).forEach((doc, i) => {
+      if (i % 4 === 0) index.remove(String(doc._id));
+      else index.put(entryOfDoc({ ...doc, name: `${doc.name} ${WORDS[i % WORDS.length]}` }));
+    });
+    fc.assert(fc.property(queryArb, same), { numRuns: 200, seed: seed + 2 });
+  });
 });

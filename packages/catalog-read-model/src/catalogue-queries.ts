@@ -166,11 +166,7 @@ function findSearch(index: CatalogueIndex, search: string): void {
   const needle = substring.text?.needle;
   if (needle === undefined) {
     for (const entry of index.entries()) if (substring.matches(entry)) addFound(entry.slot, 0, 1);
-  } else {
-    const substrings = index.substrings();
-    for (const slot of substrings.containing(needle)) addFound(slot, 0, 1);
-    for (const slot of substrings.others) if (substring.matches(index.at(slot))) addFound(slot, 0, 1);
-  }
+  } else index.forEachContaining(needle, substring.matches, (slot) => addFound(slot, 0, 1));
 }
 
 /**

@@ -43,7 +43,7 @@ export interface ProductListQuery {
 
 /**
  * A malformed list query: its message is the sentence a client gets with a 400 (the catalog turns it into
- * Nest's BadRequestException; the gateway's copy leaves such queries to the catalog).
+ * Nest's BadRequestException).
  */
 export class QueryError extends Error {
   readonly status = 400;
