@@ -12,8 +12,8 @@ export function asHttpError(err: unknown): unknown {
 }
 
 /**
- * Parses and validates the query of GET /api/products (the shared read model's parser, which the gateway's copy
- * runs too). Throws BadRequestException with a sentence for bad input.
+ * Parses and validates the query of GET /api/products (the shared read model's parser). Throws BadRequestException
+ * with a sentence for bad input.
  */
 export function parseProductListQuery(raw: Record<string, unknown>): ProductListQuery {
   try {

@@ -23,8 +23,8 @@ const VERSION_RETRY_MS = 1000;
  * The published catalogue in this replica's memory, as of the current catalog version: every public read is
  * answered from it without a database round trip. MongoDB stays the source of truth: the index is loaded from it
  * (at the first read; `main.ts` asks at start), and every later change is replayed from the change log
- * (see CatalogCache) before a read that could see it is answered — how, the shared CatalogueReplica says (the
- * gateway's copy follows the same log the same way); here its products come from MongoDB.
+ * (see CatalogCache) before a read that could see it is answered — how, the shared CatalogueReplica says; here its
+ * products come from MongoDB.
  *
  * It catches up only when a read asks, never in the background: what a read shows is the database as of that read,
  * as it was with a query per request.

@@ -11,9 +11,8 @@ function found(response: PublicResponse | undefined, notFound: string): PublicRe
 
 /**
  * The public catalogue reads (published products only), as bytes ready to send: from the read model (the shared
- * `indexReads`, which the gateway's copy answers with too), or from the database while the catalog version cannot
- * be read. Popularity lists, similar products and the best seller depend on units sold, which their surrogate
- * keys say.
+ * `indexReads`), or from the database while the catalog version cannot be read. Popularity lists, similar products
+ * and the best seller depend on units sold, which their surrogate keys say.
  */
 @Injectable()
 export class PublicReads {
