@@ -95,9 +95,10 @@ export class CatalogueIndex {
       this.textsChanged.clear();
     }
     const changed = this.textsChanged;
-    const unchanged = (slot: number) => !changed.size || !changed.has(slot);
-    for (const slot of this.substringIndex.containing(needle)) if (unchanged(slot)) found(slot);
-    for (const slot of this.substringIndex.others) if (unchanged(slot) && matches(this.at(slot))) found(slot);
+    const slots = this.substringIndex.containing(needle);
+    for (let i = 0; i < slots.length; i++) if (!changed.size || !changed.has(slots[i])) found(slots[i]);
+    for (const slot of this.substringIndex.others)
+      if ((!changed.size || !changed.has(slot)) && matches(this.at(slot))) found(slot);
     for (const slot of changed) {
       const entry = this.bySlot[slot];
       if (entry && matches(entry)) found(slot);
