@@ -15,7 +15,7 @@ export interface SearchableProduct {
 
 /**
  * The products a search found, as three arrays of `count` items: a product's slot, its score, and 1 when every word
- * of the query is one of its words as typed (else 0). Kept for the next query of the same words: read, never written.
+ * of the query is one of its words as typed (else 0). Views of arrays the next search overwrites: read them at once.
  */
 export interface SearchHits {
   readonly count: number;
@@ -45,11 +45,6 @@ const BOOST = { name: 3, team: 2, description: 1 };
 const FUZZY_MIN_LENGTH = 4;
 /** A query's words after the first few are ignored: each costs a walk of the index. */
 export const SEARCH_MAX_TERMS = 8;
-/**
- * Queries' hits are kept until the texts change (stock writes leave them alone), up to so many hits in all (13 bytes
- * each: about 13 MB): a broad word at 100,000 products finds tens of thousands.
- */
-const HITS_CACHED = 1_000_000;
 /** Catalogues up to this size are indexed at once; larger ones in chunks, between which requests are served. */
 const SYNC_BUILD_MAX = 5_000;
 const BUILD_CHUNK = 2_000;
@@ -244,8 +239,13 @@ export class ProductSearch {
   private readonly matches: TermMatches[] = [];
   /** Where postingsFromIndex adds a word's fields up. */
   private readonly scratch = new TermMatches();
-  private readonly hits = new Map<string, SearchHits>();
-  private hitsCached = 0;
+  /**
+   * Where a query's hits are written, reused from query to query rather than kept: a broad query at 100,000 products
+   * finds tens of thousands, and keeping queries' hits for the next query of the same words (few come twice; the
+   * gateway's HTTP cache answers a repeated request) set off a major collection every second or two, each blocking
+   * requests for up to 400 ms.
+   */
+  private found = { slots: new Int32Array(0), scores: new Float64Array(0), exact: new Uint8Array(0) };
   /** Counts the edits of the texts: scoring ahead stops when it moves. */
   private textsVersion = 0;
   private scoreAheadTimer?: ReturnType<typeof setTimeout>;
@@ -311,8 +311,6 @@ export class ProductSearch {
     const before = this.indexed.get(id);
     if (document ? before && sameTexts(before, document) && before.slot === document.slot : !before) return;
     // Any change of the texts changes every word's scores a little (BM25 reads the catalogue's size and lengths).
-    this.hits.clear();
-    this.hitsCached = 0;
     this.postings.clear();
     this.textsVersion++;
     clearTimeout(this.scoreAheadTimer);
@@ -461,22 +459,12 @@ export class ProductSearch {
     if (this.building) return undefined;
     const terms = queryTermsOf(query);
     if (!terms.length) return NO_HITS;
-    const key = terms.join(' ');
-    const cached = this.hits.get(key);
-    if (cached) {
-      // Most recently used last: the first key is the one to evict.
-      this.hits.delete(key);
-      this.hits.set(key, cached);
-      return cached;
-    }
     const last = terms[terms.length - 1];
     // A short last word that starts no word cannot match as typed (a word of four letters or more might, by a typo)
     const hopeless = last.length < FUZZY_MIN_LENGTH && !/\d/.test(last) && !this.startsAWord(last);
     const found = hopeless ? NO_HITS : this.run(terms, false);
     // Nothing as typed: the last word may be unfinished with a typo in its start ("pakers hod").
-    const hits = found.count ? found : this.run(terms, true);
-    this.remember(key, hits);
-    return hits;
+    return found.count ? found : this.run(terms, true);
   }
 
   /**
@@ -500,9 +488,15 @@ export class ProductSearch {
     });
     // From the word found in the fewest products, those every other word is found in too.
     const [fewest, ...others] = [...all].sort((a, b) => a.count - b.count);
-    const slots = new Int32Array(fewest.count);
-    const scores = new Float64Array(fewest.count);
-    const exact = new Uint8Array(fewest.count);
+    if (this.found.slots.length < fewest.count) {
+      const capacity = Math.max(this.slots, fewest.count);
+      this.found = {
+        slots: new Int32Array(capacity),
+        scores: new Float64Array(capacity),
+        exact: new Uint8Array(capacity),
+      };
+    }
+    const { slots, scores, exact } = this.found;
     let count = 0;
     for (let i = 0; i < fewest.count; i++) {
       const doc = fewest.docs[i];
@@ -523,18 +517,12 @@ export class ProductSearch {
       scores[count] = roundScore(score);
       exact[count++] = asTyped ? 1 : 0;
     }
-    return { count, slots: slots.slice(0, count), scores: scores.slice(0, count), exact: exact.slice(0, count) };
-  }
-
-  /** Keeps a query's hits, most recently used last, forgetting the oldest beyond HITS_CACHED hits in all. */
-  private remember(key: string, hits: SearchHits): void {
-    this.hits.set(key, hits);
-    this.hitsCached += hits.count + 1;
-    for (const [oldest, old] of this.hits) {
-      if (this.hitsCached <= HITS_CACHED) break;
-      this.hits.delete(oldest);
-      this.hitsCached -= old.count + 1;
-    }
+    return {
+      count,
+      slots: slots.subarray(0, count),
+      scores: scores.subarray(0, count),
+      exact: exact.subarray(0, count),
+    };
   }
 
   /**
