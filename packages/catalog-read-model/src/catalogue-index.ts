@@ -4,6 +4,7 @@ import { applyStock, FILTER_FIELDS, type CatalogueEntry, type FilterField } from
 import { ProductSearch } from './product-search';
 import type { SearchText } from './text-search';
 import { SortedList } from './sorted-list';
+import { MarkedSlots, type SlotSet } from './slot-set';
 import { SubstringIndex } from './substring-index';
 import { comparatorOf, ORDER_NAMES, ORDERS, ordersReading, type OrderName } from './sort-orders';
 
@@ -35,6 +36,8 @@ export class CatalogueIndex {
   private substringIndex?: SubstringIndex;
   /** The slots whose texts changed since the substring index was made (added, edited, removed). */
   private readonly textsChanged = new Set<number>();
+  /** What substringMatches found while there are such slots. */
+  private readonly changedFound = new MarkedSlots();
   /** Per order, each slot's place in it as of the order's version: made when a search first needs it. */
   private readonly places = new Map<OrderName, { version: number; of: Int32Array }>();
   /** Built with the index (in the background when large), then changed with each product put or removed. */
@@ -85,24 +88,27 @@ export class CatalogueIndex {
   }
 
   /**
-   * Calls `found` with the slot of each product whose name or description contains `needle` (lower-case ASCII), as
-   * `matches` (the search's filter) says: from the substring index, but for the products with texts other than
-   * ASCII and those whose texts changed since it was made, which are tested one by one.
+   * The products whose name or description contains `needle` (lower-case ASCII), as `matches` (the search's filter)
+   * says: from the substring index, but for those whose texts changed since it was made, which are tested one by
+   * one. Valid until the next call.
    */
-  forEachContaining(needle: string, matches: (entry: CatalogueEntry) => boolean, found: (slot: number) => void): void {
+  substringMatches(needle: string, matches: (entry: CatalogueEntry) => boolean): SlotSet {
     if (!this.substringIndex) {
       this.substringIndex = new SubstringIndex(this.byId.values());
       this.textsChanged.clear();
     }
+    const index = this.substringIndex;
     const changed = this.textsChanged;
-    const slots = this.substringIndex.containing(needle);
-    for (let i = 0; i < slots.length; i++) if (!changed.size || !changed.has(slots[i])) found(slots[i]);
-    for (const slot of this.substringIndex.others)
-      if ((!changed.size || !changed.has(slot)) && matches(this.at(slot))) found(slot);
+    // a product changed since is tested below (at its slot now: another product, or none)
+    const slots = index.containing(needle, (slot) => !changed.has(slot) && matches(this.at(slot)));
+    if (!changed.size) return { slots, count: slots.length, has: (slot) => index.has(slot) };
+    const found = this.changedFound.start(this.bySlot.length);
+    for (const slot of slots) if (!changed.has(slot)) found.add(slot);
     for (const slot of changed) {
       const entry = this.bySlot[slot];
-      if (entry && matches(entry)) found(slot);
+      if (entry && matches(entry)) found.add(slot);
     }
+    return found;
   }
 
   /** The products at these slots have other texts now (or none): searches test them until the index is made again. */

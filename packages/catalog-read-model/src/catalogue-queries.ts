@@ -9,6 +9,8 @@ import { andInto, emptyBits, hasBit, orInto, type Bitset } from './bitset';
 import type { CatalogueEntry } from './catalogue-entry';
 import type { CatalogueIndex } from './catalogue-index';
 import { compileFilter, type CompiledFilter, type PriceRange } from './compiled-filter';
+import { MarkedSlots, type SlotSet } from './slot-set';
+import type { OrderName } from './sort-orders';
 import type { SortedList } from './sorted-list';
 
 /** A stretch of a sort order, walked in order. */
@@ -108,92 +110,88 @@ export function selectBestSeller(index: CatalogueIndex): CatalogueEntry | undefi
 }
 
 /**
- * What a search text finds, by slot: the slots in the order found (`count` of them), and per slot its score and
- * whether it is exact (1: every word as typed, or the text as a substring), valid when its stamp is this search's.
- * Kept from search to search (one runs at a time) rather than allocated for each: a broad text finds most of
- * 100,000 products, and arrays of them each search set off the collections of a 600 MB heap.
+ * The full-text hits of a search: their slots, and per slot its score and whether it is exact (1: every word as
+ * typed, or the text as a substring), valid for the slots in `hits`. Kept from search to search (one runs at a time)
+ * rather than allocated for each: a broad text finds most of 100,000 products, and arrays of them each search set
+ * off the collections of a 600 MB heap.
  */
-const found = {
-  slots: new Int32Array(0),
-  count: 0,
-  score: new Float64Array(0),
-  exact: new Uint8Array(0),
-  stamps: new Uint32Array(0),
-  stamp: 0,
-};
+const hits = new MarkedSlots();
+let score = new Float64Array(0);
+let exact = new Uint8Array(0);
+/** The substring matches of a search text that is not an ASCII literal (every product tested). */
+const scanned = new MarkedSlots();
 
-function startSearch(slots: number): void {
-  if (found.stamps.length < slots) {
-    const capacity = slots * 2;
-    Object.assign(found, {
-      slots: new Int32Array(capacity),
-      score: new Float64Array(capacity),
-      exact: new Uint8Array(capacity),
-      stamps: new Uint32Array(capacity),
-      stamp: 0,
-    });
+/**
+ * The full-text search's hits (typos, prefixes, team names; see product-search.ts; none while it is being built),
+ * into `hits`; those also among `substrings` are exact.
+ */
+function fullTextHits(index: CatalogueIndex, search: string, substrings?: SlotSet): SlotSet {
+  hits.start(index.slots);
+  if (score.length < index.slots) {
+    score = new Float64Array(index.slots * 2);
+    exact = new Uint8Array(index.slots * 2);
   }
-  if (++found.stamp === 2 ** 32) {
-    found.stamps.fill(0);
-    found.stamp = 1;
+  const found = index.search.search(search);
+  for (let i = 0; i < (found?.count ?? 0); i++) {
+    const slot = found!.slots[i];
+    hits.add(slot);
+    score[slot] = found!.scores[i];
+    exact[slot] = found!.exact[i] || (substrings?.has(slot) ? 1 : 0);
   }
-  found.count = 0;
-}
-
-/** Adds a slot to what the search found; found again, it stays where it is, exact if either finding is. */
-function addFound(slot: number, score: number, exact: number): void {
-  if (found.stamps[slot] === found.stamp) {
-    found.exact[slot] |= exact;
-    return;
-  }
-  found.stamps[slot] = found.stamp;
-  found.slots[found.count++] = slot;
-  found.score[slot] = score;
-  found.exact[slot] = exact;
+  return hits;
 }
 
 /**
- * Every product a search text finds, into `found`: the full-text search's hits (typos, prefixes, team names; see
- * product-search.ts; none while it is being built), and every product whose name or description contains the text as
- * typed, in any case — what the search has always promised, and what the database answers when the read model
- * cannot (a substring inside a word, "ackers"). Those, and hits on every word as typed, are exact; the others are not.
+ * Every product whose name or description contains the text as typed, in any case — what the search has always
+ * promised, and what the database answers when the read model cannot (a substring inside a word, "ackers").
  */
-function findSearch(index: CatalogueIndex, search: string): void {
-  startSearch(index.slots);
-  const hits = index.search.search(search);
-  for (let i = 0; i < (hits?.count ?? 0); i++) addFound(hits!.slots[i], hits!.scores[i], hits!.exact[i]);
+function substringsOf(index: CatalogueIndex, search: string): SlotSet {
   const substring = compileFilter(toMongoFilter({ sortBy: 'newest', limit: 0, search }));
   const needle = substring.text?.needle;
-  if (needle === undefined) {
-    for (const entry of index.entries()) if (substring.matches(entry)) addFound(entry.slot, 0, 1);
-  } else index.forEachContaining(needle, substring.matches, (slot) => addFound(slot, 0, 1));
+  if (needle !== undefined) return index.substringMatches(needle, substring.matches);
+  scanned.start(index.slots);
+  for (const entry of index.entries()) if (substring.matches(entry)) scanned.add(entry.slot);
+  return scanned;
 }
 
-/**
- * Of two slots a search found: exact matches first, then by score, then newest first (never shuffled). Places in an
- * order rather than the products' fields: numbers side by side, where a broad search compares tens of thousands.
- */
+/** Of two full-text hits: exact matches first, then by score, then newest first (never shuffled). */
 function byRelevance(index: CatalogueIndex): (a: number, b: number) => number {
-  const { exact, score } = found;
   const newest = index.placesIn('newest');
   return (a, b) => exact[b] - exact[a] || score[b] - score[a] || newest[a] - newest[b];
 }
 
+/** Of two slots, the one first in the order. Places in it rather than the products' fields: numbers side by side. */
+function byPlaceIn(index: CatalogueIndex, order: OrderName): (a: number, b: number) => number {
+  const places = index.placesIn(order);
+  return (a, b) => places[a] - places[b];
+}
+
 /**
- * GET /api/products with a search: the products it finds (findSearch) that pass the other filters, by relevance
- * (exact matches first) unless the query sorts otherwise, up to the limit.
+ * GET /api/products with a search: the products it finds that pass the other filters — the full-text hits and the
+ * substring matches (exact, without a score) — by relevance unless the query sorts otherwise, up to the limit. Of a
+ * broad text's tens of thousands, only those that could make the page are ranked: by relevance, the exact hits come
+ * first, then the substring matches that are not hits (newest first), then the other hits.
  */
 function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string): CatalogueEntry[] {
   const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
-  findSearch(index, search);
-  let compare: (a: number, b: number) => number;
-  if (q.sortBy === 'relevance') compare = byRelevance(index);
-  else {
-    const places = index.placesIn(q.sortBy);
-    compare = (a, b) => places[a] - places[b];
-  }
   const keep = filter.always ? undefined : (slot: number) => filter.matches(index.at(slot));
-  return firstSlots(found.slots, found.count, q.limit, compare, keep).map((slot) => index.at(slot));
+  const substrings = substringsOf(index, search);
+  const found = fullTextHits(index, search, substrings);
+  const onlySubstring = (slot: number) => !found.has(slot) && (!keep || keep(slot));
+  let slots: number[];
+  if (q.sortBy === 'relevance') {
+    const best = firstSlots(found.slots, found.count, q.limit, byRelevance(index), keep);
+    const rest = firstSlots(substrings.slots, substrings.count, q.limit, byPlaceIn(index, 'newest'), onlySubstring);
+    const exactHits = best.filter((slot) => exact[slot]).length;
+    slots = [...best.slice(0, exactHits), ...rest, ...best.slice(exactHits)];
+  } else {
+    const compare = byPlaceIn(index, q.sortBy);
+    slots = [
+      ...firstSlots(found.slots, found.count, q.limit, compare, keep),
+      ...firstSlots(substrings.slots, substrings.count, q.limit, compare, onlySubstring),
+    ].sort(compare);
+  }
+  return (q.limit > 0 ? slots.slice(0, q.limit) : slots).map((slot) => index.at(slot));
 }
 
 /**
@@ -240,15 +238,14 @@ export function selectSuggestions(
   index: CatalogueIndex,
   text: string,
 ): { products: CatalogueEntry[]; didYouMean?: string } {
-  const hits = index.search.search(text);
-  if (hits) {
-    // straight from the hits: a two-letter start finds most of a large catalogue, and 8 are shown
-    startSearch(index.slots);
-    for (let i = 0; i < hits.count; i++) addFound(hits.slots[i], hits.scores[i], hits.exact[i]);
-  } else findSearch(index, text);
-  const products = firstSlots(found.slots, found.count, SUGGESTIONS_MAX, byRelevance(index)).map((slot) =>
-    index.at(slot),
-  );
-  if (products.length) return { products };
+  let slots: number[];
+  if (index.search.ready) {
+    const found = fullTextHits(index, text);
+    slots = firstSlots(found.slots, found.count, SUGGESTIONS_MAX, byRelevance(index));
+  } else {
+    const found = substringsOf(index, text);
+    slots = firstSlots(found.slots, found.count, SUGGESTIONS_MAX, byPlaceIn(index, 'newest'));
+  }
+  if (slots.length) return { products: slots.map((slot) => index.at(slot)) };
   return { products: [], didYouMean: index.search.didYouMean(text) };
 }

@@ -7,7 +7,7 @@ const pairAt = (text: string, i: number) => text.charCodeAt(i) * 128 + text.char
 
 /**
  * The products' names and descriptions as the substring search reads them: each distinct text (lower-cased ASCII;
- * products with others are kept apart) once, with the slots of the products having it — products of a line share a
+ * products with others are kept apart, for the caller to test) once, with the slots of the products having it — products of a line share a
  * description — and, for each pair of characters, the texts holding it. A needle's candidates are the texts of its
  * rarest pair, each tested for the whole needle (a two-letter needle's are all matches), so a search reads the texts
  * that may match rather than the whole catalogue's: at 100,000 products "re" took 13 ms by one indexOf over all the
@@ -86,9 +86,10 @@ export class SubstringIndex {
 
   /**
    * The slots of the products whose name or description contains `needle` (lower-case ASCII), each once: a view of
-   * an array the next call overwrites.
+   * an array the next call overwrites. The products whose texts are not ASCII are found by `testOther` (the caller's
+   * case-insensitive match). Until the next call, `has` says whether a slot is among them.
    */
-  containing(needle: string): Int32Array {
+  containing(needle: string, testOther: (slot: number) => boolean): Int32Array {
     if (++this.searches === 2 ** 32) {
       this.foundBy.fill(0);
       this.searches = 1;
@@ -123,7 +124,17 @@ export class SubstringIndex {
         found[count++] = slot;
       }
     }
+    for (const slot of this.otherSlots) {
+      if (!testOther(slot)) continue;
+      foundBy[slot] = search;
+      found[count++] = slot;
+    }
     return found.subarray(0, count);
+  }
+
+  /** Whether the last `containing` found this slot (a slot this index does not hold: no). */
+  has(slot: number): boolean {
+    return slot < this.foundBy.length && this.foundBy[slot] === this.searches;
   }
 
   private textsWith(pair: number): Int32Array {
@@ -148,10 +159,5 @@ export class SubstringIndex {
 
   private pairSize(pair: number): number {
     return this.pairStarts[pair + 1] - this.pairStarts[pair];
-  }
-
-  /** The slots of the products this index does not hold (a text that is not ASCII): a caller tests each itself. */
-  get others(): readonly number[] {
-    return this.otherSlots;
   }
 }
