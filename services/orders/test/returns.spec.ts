@@ -25,6 +25,7 @@ import {
   type Shop,
 } from '../../checkout/test/checkout.fixtures';
 import { Order } from '../src/orders/order.schema';
+import { PaymentReversals } from '../src/payments/payment-reversals.service';
 import { ADMIN, sleep } from './orders.fixtures';
 
 const SECOND_ADMIN = { id: '64b7f9f9f9f9f9f9f9f9f9fc', role: 'admin' as const, name: 'Bea Boss' };
@@ -387,5 +388,40 @@ describe('orders: returns and partial refunds', () => {
     });
     expect(cancel.status).toBe(400);
     expect(cancel.body.message).toBe(RETURN_MESSAGES.withReturnsStayDelivered);
+  });
+
+  it("money given back outside the shop, recorded from a read of the order taken before a return's step was written, keeps that step", async () => {
+    const { order, lineA, paypalOrderId, buyerToken } = await delivered();
+    // The webhook of a refund can be handled while a return is being written (the shop's own refund, reported before
+    // its return records it): its read of the order is then older than the return's step.
+    const before = await orders().findById(order._id).lean().exec();
+    const asked = await ask(order._id, { lines: [{ line: lineA, quantity: 1 }], reason: 'Too small' }, buyerToken);
+    expect(asked.status).toBe(201);
+    const reversals = shop.orders.app.get(PaymentReversals);
+    const read = jest.spyOn(orders(), 'findById').mockReturnValueOnce({
+      lean: () => ({ exec: async () => before }),
+    } as never);
+    try {
+      const recorded = await reversals.record({
+        checkoutId: before!.checkoutId,
+        paypalOrderId,
+        captureId: before!.paymentDetails!.captureId,
+        refundId: 'OUTSIDE-1',
+        kind: 'refund',
+        amountPence: 500,
+        currency: 'GBP',
+        at: new Date().toISOString(),
+      });
+      expect(recorded).toEqual({ orderId: order._id, recorded: true });
+    } finally {
+      read.mockRestore();
+    }
+    const history = (await orders().findById(order._id).lean().exec())!.statusHistory!;
+    expect(history.map((e) => e.return?.status ?? e.note ?? e.status)).toEqual([
+      'Processing',
+      'Delivered',
+      'Requested',
+      expect.stringContaining('OUTSIDE-1'),
+    ]);
   });
 });

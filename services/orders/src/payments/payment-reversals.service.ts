@@ -46,13 +46,20 @@ export class PaymentReversals {
         at: now,
         note: ORDER_MESSAGES.externalRefund(req.kind, formatAmount(req.amountPence, req.currency), req.refundId),
       };
-      // Under the order's lock, as every write after the insert; the filter keeps a refund to one record even so.
+      // The filter keeps a refund to one record. The note is pushed onto the history, never the history set from
+      // `current`: a return's step written since that read (returns take no lock: their version guards them) would be
+      // lost. An order from before the history was kept stores the history its JSON showed, then the note.
+      const stored = !!current.statusHistory?.length;
       const { modifiedCount } = await this.orders
         .updateOne(
           { _id: current._id, 'externalRefunds.id': { $ne: req.refundId } },
           {
-            $set: { statusHistory: [...statusHistoryOf(current), note], externalRefundedAt: now },
+            $set: {
+              externalRefundedAt: now,
+              ...(stored ? {} : { statusHistory: [...statusHistoryOf(current), note] }),
+            },
             $push: {
+              ...(stored ? { statusHistory: note } : {}),
               externalRefunds: {
                 id: req.refundId,
                 kind: req.kind,
