@@ -245,6 +245,33 @@ describe('PayPal webhooks', () => {
       expect(await eventModel.findById(refunded.id).lean().exec()).toMatchObject({ outcome: 'own-refund' });
       expect((await orderOfCheckout(checkoutId)).externalRefunds).toBeUndefined();
     });
+
+    it('the shop’s own refund of a return is not taken for one made outside it', async () => {
+      const { checkoutId } = await newCheckout();
+      await buyerApproves(checkoutId);
+      await shop.paypal.webhooks.idle();
+      const order = await orderOfCheckout(checkoutId);
+      const admin = (body: unknown, path = '') =>
+        request(`${shop.orders.url}/api/admin/orders/${order._id}${path}`, { method: 'PUT', body, token: adminToken });
+      expect((await admin({ status: 'Delivered' })).status).toBe(200);
+      const asked = await request(`${shop.orders.url}/api/orders/${order._id}/returns`, {
+        method: 'POST',
+        body: { lines: [{ line: 0, quantity: 1 }], reason: 'Too small' },
+        token: shop.orders.token({ id: buyer, name: 'Ray Lewis' }),
+      });
+      expect(asked.status).toBe(201);
+      const returnId = (asked.body as OrderJson).returns![0]._id;
+      expect((await admin({ status: 'Approved' }, `/returns/${returnId}`)).status).toBe(200);
+      const received = await admin({ status: 'Received', restock: [] }, `/returns/${returnId}`);
+      expect(received.status).toBe(200);
+      expect((received.body as OrderJson).returns![0].status).toBe('Refunded');
+      await shop.paypal.webhooks.idle();
+      const refunded = lastEvent('PAYMENT.CAPTURE.REFUNDED');
+      expect(await eventModel.findById(refunded.id).lean().exec()).toMatchObject({ outcome: 'own-refund' });
+      const after = await orderOfCheckout(checkoutId);
+      expect(after.externalRefunds).toBeUndefined();
+      expect(after.statusHistory.filter((e) => e.note)).toEqual([]);
+    });
   });
 
   it('a denied capture gives the checkout’s stock back', async () => {

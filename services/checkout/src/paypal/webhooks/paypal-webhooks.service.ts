@@ -293,6 +293,7 @@ export class PayPalWebhooksService implements OnModuleInit {
 /** The shop's own refund of this payment: the one a cancel or a stock-gone refund recorded, or a return's. */
 function madeByTheShop(payment: LeanPayment, refundId: string): boolean {
   if (payment.refundId === refundId) return true;
+  if (payment.returnRefunds?.some((r) => r.refundId === refundId)) return true;
   return Array.isArray(payment.refunds) && payment.refunds.some((r) => r?.id === refundId);
 }
 
