@@ -34,11 +34,10 @@ export class MarkedSlots implements SlotSet {
     return this.marks[slot] === this.mark;
   }
 
-  /** Adds the slot; false if it was there already. */
-  add(slot: number): boolean {
-    if (this.marks[slot] === this.mark) return false;
+  /** Adds the slot, unless it is there already. */
+  add(slot: number): void {
+    if (this.marks[slot] === this.mark) return;
     this.marks[slot] = this.mark;
     this.slots[this.count++] = slot;
-    return true;
   }
 }
