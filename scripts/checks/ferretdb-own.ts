@@ -4,8 +4,9 @@
  * TEST_FERRET_BINARY runs another build instead (an older binary, to measure what a patch changed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { portOutsideEphemeralRange } from '@shop/nest-common/testing';
 
 const BINARY = process.env.TEST_FERRET_BINARY || join(__dirname, '../../.tools/bin/ferretdb-dev');
 
@@ -33,17 +34,9 @@ export function describeOurFerretDB(name: string, fn: () => void): void {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** TEST_FERRET_PORT, or a free port that stays free while the server is down between restarts. */
 export async function freePort(): Promise<number> {
-  const fixed = Number(process.env.TEST_FERRET_PORT);
-  if (fixed) return fixed;
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  return Number(process.env.TEST_FERRET_PORT) || portOutsideEphemeralRange();
 }
 
 const portOpen = (port: number) =>

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { waitFor } from '@shop/nest-common/testing';
+import { portOutsideEphemeralRange, waitFor } from '@shop/nest-common/testing';
 
 const MAILPIT_BIN = path.join(__dirname, '../../../.tools/bin/mailpit');
 
@@ -29,18 +29,6 @@ export interface Mail extends MailSummary {
   HTML: string;
 }
 
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const isOpen = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
@@ -48,10 +36,19 @@ const isOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
+const apiAnswers = async (url: string) => {
+  try {
+    return (await fetch(`${url}/api/v1/info`, { signal: AbortSignal.timeout(1000) })).ok;
+  } catch {
+    return false;
+  }
+};
+
 /** Starts a Mailpit of this suite's own (SMTP on `smtpPort` when given: e.g. a port a service was told to use). */
 export async function startMailpit(smtpPort?: number): Promise<Mailpit> {
-  const smtp = smtpPort ?? (await freePort());
-  const http = await freePort();
+  const smtp = smtpPort ?? (await portOutsideEphemeralRange());
+  const http = await portOutsideEphemeralRange();
+  const url = `http://127.0.0.1:${http}`;
   const child: ChildProcess = spawn(
     MAILPIT_BIN,
     [
@@ -59,22 +56,31 @@ export async function startMailpit(smtpPort?: number): Promise<Mailpit> {
       ...['--smtp-auth-accept-any', '--smtp-auth-allow-insecure', '--disable-version-check', '--smtp-disable-rdns'],
       '--quiet',
     ],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // --quiet leaves only errors: kept to say why a Mailpit did not start (e.g. a port taken)
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   let failed: Error | undefined;
   child.once(
     'error',
     (err) => (failed = new Error(`${MAILPIT_BIN} could not start (npm run build makes it): ${err.message}`)),
   );
-  await waitFor(
-    `Mailpit on ${smtp}/${http}`,
-    async () => !!failed || ((await isOpen(smtp)) && (await isOpen(http))),
-    15_000,
-  );
-  if (failed) throw failed;
+  child.once('exit', (code) => (failed ??= new Error(`Mailpit on ${smtp}/${http} exited (${code}): ${stderr}`)));
+  try {
+    await waitFor(
+      `Mailpit on ${smtp}/${http}`,
+      async () => !!failed || ((await isOpen(smtp)) && (await apiAnswers(url))),
+      15_000,
+    );
+    if (failed) throw failed;
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
   return {
     smtpUrl: `smtp://127.0.0.1:${smtp}`,
-    url: `http://127.0.0.1:${http}`,
+    url,
     smtpPort: smtp,
     stop: async () => {
       if (child.exitCode !== null) return;

@@ -1,6 +1,6 @@
 import { EVENTS } from '@shop/contracts';
-import { scrapeMetrics, waitFor } from '@shop/nest-common/testing';
-import { freePort, messagesTo, startMailpit, waitForMail, type Mailpit } from './mailpit';
+import { portOutsideEphemeralRange, scrapeMetrics, waitFor } from '@shop/nest-common/testing';
+import { messagesTo, startMailpit, waitForMail, type Mailpit } from './mailpit';
 import { startNotifications, uniqueAddress, type Notifications } from './notifications.fixtures';
 
 jest.setTimeout(60_000);
@@ -11,7 +11,7 @@ describe('notifications while the SMTP server is down', () => {
   let smtpPort: number;
 
   beforeAll(async () => {
-    smtpPort = await freePort(); // nothing listens there yet
+    smtpPort = await portOutsideEphemeralRange(); // nothing listens there yet, nor can be given it meanwhile
     shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`);
   });
   afterAll(async () => {
@@ -62,7 +62,7 @@ describe('notifications while the SMTP server is away for longer than other cons
   const RETRY_MS = 250; // the schedule shrunk 20 times: 5 s between runs in production
 
   beforeAll(async () => {
-    smtpPort = await freePort();
+    smtpPort = await portOutsideEphemeralRange();
     shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`, { EVENT_RETRY_DELAY_MS: String(RETRY_MS) });
   });
   afterAll(async () => {
@@ -99,7 +99,7 @@ describe('notifications started while the mail server is still being built (npm 
   const RETRY_MS = 50; // 5 s between runs in npm start: 360 runs are its 30 minutes
 
   beforeAll(async () => {
-    smtpPort = await freePort();
+    smtpPort = await portOutsideEphemeralRange();
     shop = await startNotifications(`smtp://127.0.0.1:${smtpPort}`, {
       EVENT_RETRY_DELAY_MS: String(RETRY_MS),
       EVENT_MAX_ATTEMPTS: '360',

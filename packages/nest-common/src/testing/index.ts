@@ -6,3 +6,4 @@ export * from './faults';
 export * from './prometheus';
 export * from './fault-expectations';
 export * from './mongo-url';
+export * from './ports';
