@@ -185,16 +185,6 @@ describe('catalog when a dependency goes away', () => {
           .then(() => product(id)),
         expectReadyNames('mongodb'),
       ]);
-      console.log(
-        'TIMES',
-        JSON.stringify({
-          edited: edited.ms,
-          adminGot: adminGot.ms,
-          reserved: reserved.ms,
-          priced: priced.ms,
-          stale: stale.ms,
-        }),
-      );
       expectUnavailable(edited);
       expectUnavailable(adminGot);
       expectRefused(reserved);
