@@ -103,10 +103,10 @@ export class CatalogueIndex {
     }
     const index = this.substringIndex;
     const changed = this.textsChanged;
-    // a product changed since is tested below (at its slot now: another product, or none)
-    const slots = index.containing(needle, (slot) => !changed.has(slot) && matches(this.at(slot)));
+    const slots = index.containing(needle);
     if (!changed.size) return { slots, count: slots.length, has: (slot) => index.has(slot) };
     const found = this.changedFound.start(this.bySlot.length);
+    // a product changed since is tested below (at its slot now: another product, or none)
     for (const slot of slots) if (!changed.has(slot)) found.add(slot);
     for (const slot of changed) {
       const entry = this.bySlot[slot];

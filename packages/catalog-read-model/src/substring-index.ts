@@ -1,35 +1,99 @@
 import type { CatalogueEntry } from './catalogue-entry';
+import { asciiSearchable } from './text-search';
 
-/** Pairs of ASCII characters: what the index keeps the texts of. */
-const PAIRS = 128 * 128;
-/** Candidates so few are tested for the needle at once rather than narrowed by its other pairs first. */
+/** Candidates so few are tested for the needle at once rather than narrowed by its other grams first. */
 const FEW_CANDIDATES = 16;
 
-const pairAt = (text: string, i: number) => text.charCodeAt(i) * 128 + text.charCodeAt(i + 1);
+/**
+ * For each run of `n` ASCII characters (an n-gram: its codes as the digits of a number in base 128), the texts
+ * holding it, ascending: texts from starts[g] to starts[g + 1]. Counted, then filled: each text once per gram. Runs
+ * with other characters are left out: no ASCII needle holds them.
+ */
+class GramLists {
+  private readonly starts: Int32Array;
+  private readonly texts: Int32Array;
+
+  constructor(
+    private readonly n: 2 | 3,
+    texts: readonly string[],
+  ) {
+    const grams = 128 ** n;
+    const lastText = new Int32Array(grams).fill(-1);
+    const counts = new Int32Array(grams);
+    this.forEachGram(texts, (gram, t) => {
+      if (lastText[gram] === t) return;
+      lastText[gram] = t;
+      counts[gram]++;
+    });
+    this.starts = new Int32Array(grams + 1);
+    for (let g = 0; g < grams; g++) this.starts[g + 1] = this.starts[g] + counts[g];
+    this.texts = new Int32Array(this.starts[grams]);
+    const next = this.starts.slice(0, grams);
+    lastText.fill(-1);
+    this.forEachGram(texts, (gram, t) => {
+      if (lastText[gram] === t) return;
+      lastText[gram] = t;
+      this.texts[next[gram]++] = t;
+    });
+  }
+
+  /** The grams of a text, each once. */
+  gramsOf(text: string): number[] {
+    const grams: number[] = [];
+    for (let i = 0; i + this.n <= text.length; i++) {
+      const gram = this.gramAt(text, i);
+      if (!grams.includes(gram)) grams.push(gram);
+    }
+    return grams;
+  }
+
+  textsWith(gram: number): Int32Array {
+    return this.texts.subarray(this.starts[gram], this.starts[gram + 1]);
+  }
+
+  size(gram: number): number {
+    return this.starts[gram + 1] - this.starts[gram];
+  }
+
+  private gramAt(text: string, i: number): number {
+    let gram = 0;
+    for (let k = 0; k < this.n; k++) gram = gram * 128 + text.charCodeAt(i + k);
+    return gram;
+  }
+
+  private forEachGram(texts: readonly string[], visit: (gram: number, text: number) => void): void {
+    texts.forEach((text, t) => {
+      let ascii = 0; // how many ASCII characters end at i
+      for (let i = 0; i < text.length; i++) {
+        ascii = text.charCodeAt(i) < 128 ? ascii + 1 : 0;
+        if (ascii >= this.n) visit(this.gramAt(text, i + 1 - this.n), t);
+      }
+    });
+  }
+}
 
 /**
- * The products' names and descriptions as the substring search reads them: each distinct text (lower-cased ASCII)
- * once, with the slots of the products having it (products of a line share a description), and for each pair of
- * characters the texts holding it; the products with other texts are kept apart, for the caller to test. A needle's
- * candidates are the texts holding all its pairs, each tested for the whole needle (a two-letter needle's are all
- * matches), so a search reads the texts that may match rather than all of them: at 100,000 products "re" took 13 ms
- * by one indexOf over every text, and takes under 1 ms here.
+ * The products' names and descriptions as an ASCII needle is looked for in them (lower-cased, or folded when not
+ * ASCII: `asciiSearchable`), so that no product needs a regex: each distinct text once, with the slots of the
+ * products having it (products of a line share a description), and for each run of two and of three characters the
+ * texts holding it. A needle of two or three characters finds its texts in one list; a longer one's candidates are
+ * the texts holding all its runs of three, each tested for the whole needle. So a search reads the texts that may
+ * match rather than all of them: at 100,000 products "re" took 13 ms by one indexOf over every text, and takes under
+ * 1 ms here; with pairs only, three in five of a typed text's candidates did not hold it.
  */
 export class SubstringIndex {
   private readonly texts: string[] = [];
   /** The slots of the products having text t, as name or description: holderSlots from holderStarts[t] on. */
   private readonly holderStarts: Int32Array;
   private readonly holderSlots: Int32Array;
-  private readonly otherSlots: number[] = [];
-  /** The texts holding pair p, ascending: pairTexts from pairStarts[p] to pairStarts[p + 1]. */
-  private readonly pairStarts = new Int32Array(PAIRS + 1);
-  private readonly pairTexts: Int32Array;
+  private readonly pairs: GramLists;
+  private readonly triples: GramLists;
   /** Per slot, the last search that found it (its products are found once a search): kept, not allocated a search. */
   private readonly foundBy: Uint32Array;
   private searches = 0;
   /** Where a search puts what it found (as many as there are slots). */
   private readonly found: Int32Array;
-  /** Where the texts holding several pairs are listed (as many as there are texts). */
+  /** Where the texts holding several grams are listed (as many as there are texts). */
   private readonly scratch: Int32Array;
 
   constructor(entries: Iterable<CatalogueEntry>) {
@@ -37,11 +101,8 @@ export class SubstringIndex {
     let slots = 0;
     for (const entry of entries) {
       slots = Math.max(slots, entry.slot + 1);
-      if (!entry.text.ascii) {
-        this.otherSlots.push(entry.slot);
-        continue;
-      }
-      for (const text of [entry.text.name, entry.text.description]) {
+      const { name, description } = asciiSearchable(entry.text);
+      for (const text of [name, description]) {
         if (!text) continue;
         const holders = byText.get(text);
         if (holders) holders.push(entry.slot);
@@ -61,43 +122,21 @@ export class SubstringIndex {
     this.scratch = new Int32Array(this.texts.length);
     let at = 0;
     for (const holders of byText.values()) for (const slot of holders) this.holderSlots[at++] = slot;
-    // Counted, then filled: each text once in the list of each pair it holds.
-    const lastText = new Int32Array(PAIRS).fill(-1);
-    const counts = new Int32Array(PAIRS);
-    this.forEachPair((pair, t) => {
-      if (lastText[pair] === t) return;
-      lastText[pair] = t;
-      counts[pair]++;
-    });
-    for (let p = 0; p < PAIRS; p++) this.pairStarts[p + 1] = this.pairStarts[p] + counts[p];
-    this.pairTexts = new Int32Array(this.pairStarts[PAIRS]);
-    const next = this.pairStarts.slice(0, PAIRS);
-    lastText.fill(-1);
-    this.forEachPair((pair, t) => {
-      if (lastText[pair] === t) return;
-      lastText[pair] = t;
-      this.pairTexts[next[pair]++] = t;
-    });
-  }
-
-  private forEachPair(visit: (pair: number, text: number) => void): void {
-    this.texts.forEach((text, t) => {
-      for (let i = 0; i + 1 < text.length; i++) visit(pairAt(text, i), t);
-    });
+    this.pairs = new GramLists(2, this.texts);
+    this.triples = new GramLists(3, this.texts);
   }
 
   /**
-   * The slots of the products whose name or description contains `needle` (lower-case ASCII), each once: a view of
-   * an array the next call overwrites. The products whose texts are not ASCII are found by `testOther` (the caller's
-   * case-insensitive match). Until the next call, `has` says whether a slot is among them.
+   * The slots of the products whose name or description contains `needle` (lower-case ASCII) case-insensitively, each
+   * once: a view of an array the next call overwrites. Until the next call, `has` says whether a slot is among them.
    */
-  containing(needle: string, testOther: (slot: number) => boolean): Int32Array {
+  containing(needle: string): Int32Array {
     if (++this.searches === 2 ** 32) {
       this.foundBy.fill(0);
       this.searches = 1;
     }
     const candidates = needle.length >= 2 ? this.candidatesFor(needle) : undefined;
-    const whole = needle.length === 2;
+    const whole = candidates !== undefined && needle.length <= 3; // its one list holds exactly its texts
     const { texts, holderStarts, holderSlots, foundBy, found } = this;
     const search = this.searches;
     let count = 0;
@@ -112,11 +151,6 @@ export class SubstringIndex {
         found[count++] = slot;
       }
     }
-    for (const slot of this.otherSlots) {
-      if (!testOther(slot)) continue;
-      foundBy[slot] = search;
-      found[count++] = slot;
-    }
     return found.subarray(0, count);
   }
 
@@ -126,25 +160,16 @@ export class SubstringIndex {
   }
 
   /**
-   * The texts holding every pair of characters of the needle (two at least), ascending: those of the rarest pair,
-   * kept where the next rarest holds them too, and so on while more than a few are left. The first cuts the most;
-   * measured on typed texts at 100,000 products, all pairs leave 42 % fewer texts to test than the two rarest.
+   * The texts holding every run of three characters of the needle (of two when it has only two), ascending: those of
+   * the rarest run, kept where the next rarest holds them too, and so on while more than a few are left.
    */
   private candidatesFor(needle: string): Int32Array {
-    const pairs: number[] = [];
-    for (let i = 0; i + 1 < needle.length; i++) {
-      const pair = pairAt(needle, i);
-      if (!pairs.includes(pair)) pairs.push(pair);
-    }
-    pairs.sort((a, b) => this.pairSize(a) - this.pairSize(b));
-    let candidates = this.textsWith(pairs[0]);
-    for (let k = 1; k < pairs.length && candidates.length > FEW_CANDIDATES; k++)
-      candidates = this.holding(candidates, this.textsWith(pairs[k]));
+    const lists = needle.length === 2 ? this.pairs : this.triples;
+    const grams = lists.gramsOf(needle).sort((a, b) => lists.size(a) - lists.size(b));
+    let candidates = lists.textsWith(grams[0]);
+    for (let k = 1; k < grams.length && candidates.length > FEW_CANDIDATES; k++)
+      candidates = this.holding(candidates, lists.textsWith(grams[k]));
     return candidates;
-  }
-
-  private textsWith(pair: number): Int32Array {
-    return this.pairTexts.subarray(this.pairStarts[pair], this.pairStarts[pair + 1]);
   }
 
   /**
@@ -170,9 +195,5 @@ export class SubstringIndex {
       if (low < many.length && many[low] === text) out[count++] = text;
     }
     return out.subarray(0, count);
-  }
-
-  private pairSize(pair: number): number {
-    return this.pairStarts[pair + 1] - this.pairStarts[pair];
   }
 }
