@@ -174,7 +174,10 @@ function byPlaceIn(index: CatalogueIndex, order: OrderName): (a: number, b: numb
  */
 function selectSearch(index: CatalogueIndex, q: ProductListQuery, search: string): CatalogueEntry[] {
   const filter = compileFilter(toMongoFilter({ ...q, search: undefined }));
-  const keep = filter.always ? undefined : (slot: number) => filter.matches(index.at(slot));
+  const bits = equalityBits(index, filter);
+  const keep = filter.always
+    ? undefined
+    : (slot: number) => (!bits || hasBit(bits, slot)) && filter.matches(index.at(slot));
   const substrings = substringsOf(index, search);
   const found = fullTextHits(index, search, substrings);
   const onlySubstring = (slot: number) => !found.has(slot) && (!keep || keep(slot));
