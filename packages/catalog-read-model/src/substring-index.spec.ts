@@ -25,7 +25,8 @@ describe('SubstringIndex', () => {
         (texts, needles) => {
           const entries = texts.map(([name, description], slot) => entryOf(slot, name, description));
           const index = new SubstringIndex(entries);
-          for (const typed of needles) {
+          for (const typed of [...needles, ...needles]) {
+            // each twice: the second time from the matches kept
             const needle = typed.toLowerCase();
             const found = [...index.containing(needle)];
             const regex = new RegExp(escapeRegExp(typed), 'iu');
@@ -40,5 +41,17 @@ describe('SubstringIndex', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('answers the same once it has kept more needles than it holds on to (the oldest are found again)', () => {
+    const words = Array.from({ length: 150 }, (_, i) => `w${String(i).padStart(3, '0')}x`);
+    const entries = words.map((word, slot) => entryOf(slot, `Cap ${word}`, slot % 2 ? 'Brushed wool' : 'Retro'));
+    const index = new SubstringIndex(entries);
+    for (const round of [1, 2])
+      for (const [slot, word] of words.entries()) {
+        expect([round, word, [...index.containing(word)]]).toEqual([round, word, [slot]]);
+        expect(index.has(slot)).toBe(true);
+      }
+    expect([...index.containing('brushed')].length).toBe(75);
   });
 });

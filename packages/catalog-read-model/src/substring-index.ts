@@ -3,6 +3,9 @@ import { asciiSearchable } from './text-search';
 
 /** Candidates so few are tested for the needle at once rather than narrowed by its other grams first. */
 const FEW_CANDIDATES = 16;
+/** How many needles' matches are kept, and how many slots at most in all (4 bytes each). */
+const KEPT_NEEDLES = 64;
+const KEPT_SLOTS_MAX = 2_000_000;
 
 /**
  * For each run of `n` ASCII characters (an n-gram: its codes as the digits of a number in base 128), the texts
@@ -95,6 +98,13 @@ export class SubstringIndex {
   private readonly found: Int32Array;
   /** Where the texts holding several grams are listed (as many as there are texts). */
   private readonly scratch: Int32Array;
+  /**
+   * The matches of the last needles whose candidates were tested (of one character, or four or more), newest last: the
+   * same word comes back with other filters and sorts, and testing its candidates was most of such a search. One
+   * typed array a needle, so that the collector has few objects to mark.
+   */
+  private readonly kept = new Map<string, Int32Array>();
+  private keptSlots = 0;
 
   constructor(entries: Iterable<CatalogueEntry>) {
     const byText = new Map<string, number[]>();
@@ -135,10 +145,18 @@ export class SubstringIndex {
       this.foundBy.fill(0);
       this.searches = 1;
     }
-    const candidates = needle.length >= 2 ? this.candidatesFor(needle) : undefined;
-    const whole = candidates !== undefined && needle.length <= 3; // its one list holds exactly its texts
     const { texts, holderStarts, holderSlots, foundBy, found } = this;
     const search = this.searches;
+    const kept = this.kept.get(needle);
+    if (kept) {
+      this.kept.delete(needle); // newest again
+      this.kept.set(needle, kept);
+      for (let i = 0; i < kept.length; i++) foundBy[kept[i]] = search;
+      found.set(kept);
+      return found.subarray(0, kept.length);
+    }
+    const candidates = needle.length >= 2 ? this.candidatesFor(needle) : undefined;
+    const whole = candidates !== undefined && needle.length <= 3; // its one list holds exactly its texts
     let count = 0;
     const end = candidates ? candidates.length : texts.length;
     for (let c = 0; c < end; c++) {
@@ -151,7 +169,19 @@ export class SubstringIndex {
         found[count++] = slot;
       }
     }
+    if (!whole) this.keep(needle, found.slice(0, count));
     return found.subarray(0, count);
+  }
+
+  private keep(needle: string, slots: Int32Array): void {
+    if (slots.length > KEPT_SLOTS_MAX) return;
+    this.kept.set(needle, slots);
+    this.keptSlots += slots.length;
+    for (const [oldest, its] of this.kept) {
+      if (this.kept.size <= KEPT_NEEDLES && this.keptSlots <= KEPT_SLOTS_MAX) break;
+      this.kept.delete(oldest);
+      this.keptSlots -= its.length;
+    }
   }
 
   /** Whether the last `containing` found this slot (a slot this index does not hold: no). */
