@@ -19,8 +19,9 @@
 // `node scripts/bench/browse.mjs --scale=65,10000,100000`: per catalogue size, a catalog of its own (port
 // BENCH_SCALE_PORT, database bench_catalog_<size> on BENCH_MONGO_URL, seeded once: the NFL seed for 65, else
 // `seed.main --synthetic=<size>`): its load time, RSS, memory per product, and for filtered lists (limit=24),
-// searches (limit=24) and product pages the latency at BENCH_SCALE_RATE (200) requests a second and the
-// throughput flat out, BENCH_DURATION seconds each; then, through a gateway of its own in front (port
+// searches (limit=24) and product pages the latency at BENCH_SCALE_RATE (200) requests a second, arriving at random
+// (lib/open-loop.mjs: an open loop, latency from each request's arrival), and the throughput flat out,
+// BENCH_DURATION seconds each; then, through a gateway of its own in front (port
 // BENCH_SCALE_PORT + 1, its HTTP cache on), what a fan types into the header search — word starts, typos, a team then
 // a word's start ("pakers hod") — as suggestions (GET /api/products/suggest?q=) and as searches (limit=24), and the
 // filtered searches, each against issue 37's target: p99 ≤ 50 ms; and the full-text index's build time and RSS.
@@ -45,6 +46,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLoop } from './lib/open-loop.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -157,11 +159,12 @@ function browseMix(sample, count, seed) {
 // ------------------------------------------------------------------ measuring
 
 /**
- * autocannon over a list of paths, each connection taking the next one: `amount` requests, or `duration` s;
- * at most `rate` requests a second when given. `elapsed`: seconds from the start to the last response
- * (autocannon ends an `amount` run at its next one-second tick, which would understate the rate by up to a second).
+ * autocannon over a list of paths, each connection taking the next one and sending it once answered (flat out; a
+ * given rate is lib/open-loop.mjs's): `amount` requests, or `duration` s. `elapsed`: seconds from the start to the
+ * last response (autocannon ends an `amount` run at its next one-second tick, which would understate the rate by up
+ * to a second).
  */
-function run(base, paths, { amount, duration, rate, connections = CONNECTIONS, from = 0 } = {}) {
+function run(base, paths, { amount, duration, connections = CONNECTIONS, from = 0 } = {}) {
   let next = from;
   const started = process.hrtime.bigint();
   let last = started;
@@ -173,7 +176,6 @@ function run(base, paths, { amount, duration, rate, connections = CONNECTIONS, f
         pipelining: 1,
         timeout: 10,
         ...(amount ? { amount } : { duration }),
-        ...(rate ? { overallRate: rate } : {}),
         requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }],
       },
       (err, result) => (err ? reject(err) : resolve({ ...result, elapsed: Number(last - started) / 1e9, next })),
@@ -667,6 +669,7 @@ async function scaleRun(size) {
     gateway = await startGateway(base, namespace);
     const sample = await sampleOf(base);
     const rnd = prng(SEED);
+    const arrivals = prng(SEED + 1);
     const lists = Array.from({ length: 5000 }, () => listPath(rnd, sample, { limit: 24, search: 'never' }));
     const searches = Array.from({ length: 5000 }, () => listPath(rnd, sample, { limit: 24, search: 'always' }));
     const details = sample.ids.map((id) => `/api/products/${id}`);
@@ -684,8 +687,8 @@ async function scaleRun(size) {
       searchIndexRssMb: Math.round(rssIndexed - rssLoaded),
       typedQueries: new Set(typed).size,
     };
-    // Latency at a steady SCALE_RATE requests a second (what a shopper waits), then capacity (flat out). The
-    // catalog straight, and the search a fan types through the gateway (its HTTP cache included).
+    // Latency at SCALE_RATE requests a second arriving at random (what a shopper waits), then capacity (flat out).
+    // The catalog straight, and the search a fan types through the gateway (its HTTP cache included).
     for (const [name, paths, target] of [
       ['lists', lists, base],
       ['searches', searches, base],
@@ -697,7 +700,12 @@ async function scaleRun(size) {
       // Each run goes on where the one before stopped: the gateway's cache holds what was asked already, and a
       // text the warm-up asked would be answered from it (only the repeats the typed texts have are).
       const warm = await run(target, paths, { duration: 2 });
-      const paced = await run(target, paths, { duration: DURATION, rate: SCALE_RATE, connections: 8, from: warm.next });
+      const paced = await openLoop(target, paths, {
+        duration: DURATION,
+        rate: SCALE_RATE,
+        random: arrivals,
+        from: warm.next,
+      });
       const flat = await run(target, paths, { duration: DURATION, from: paced.next });
       result[name] = {
         p50: paced.latency.p50,
@@ -741,7 +749,7 @@ async function scale(sizes) {
   console.log(`Catalogue scale benchmark — ${new Date().toISOString()}`);
   console.log(`  machine: ${machine()}`);
   console.log(
-    `  a catalog of its own per size on port ${SCALE_PORT}; per case ${DURATION} s at ${SCALE_RATE} req/s (8 connections), then ${DURATION} s flat out (${CONNECTIONS})\n`,
+    `  a catalog of its own per size on port ${SCALE_PORT}; per case ${DURATION} s of requests arriving at random at ${SCALE_RATE}/s (an open loop), then ${DURATION} s flat out (${CONNECTIONS} connections)\n`,
   );
   const runs = [];
   for (const size of sizes) runs.push(await scaleRun(size));
