@@ -273,7 +273,7 @@ describe('orders: returns and partial refunds', () => {
     expect(atPayPal(paypalOrderId).refunds).toHaveLength(2);
   });
 
-  it('a refund PayPal refuses leaves the return Received with the reason for the admin, and is tried again until it is made, once', async () => {
+  it('a refund PayPal refuses leaves the return Received with the reason for the admin, and is tried again, each time later, until it is made, once', async () => {
     const { order, lineB, paypalOrderId, buyerToken } = await delivered();
     const asked = await ask(
       order._id,
@@ -283,6 +283,7 @@ describe('orders: returns and partial refunds', () => {
     const ret = (asked.body as OrderJson).returns![0];
     await decide(order._id, ret._id, { status: 'Approved' });
     shop.paypal.setMode('refund-refused');
+    const clicked = Date.now();
     const received = await decide(order._id, ret._id, { status: 'Received', restock: [] });
     expect(received.status).toBe(200);
     const shown = (received.body as OrderJson).returns![0];
@@ -293,6 +294,19 @@ describe('orders: returns and partial refunds', () => {
     expect(queue.body).toContainEqual(
       expect.objectContaining({ _id: ret._id, orderId: order._id, refundError: shown.refundError }),
     );
+    // Tried again REFUND_TIMEOUT_MS (1.5 s) after the click, then twice as long after that try failed.
+    const stored = async () => (await orders().findById(order._id).lean())!;
+    const firstDue = (await stored()).returnRefundDueAt!.getTime() - clicked;
+    expect(firstDue).toBeGreaterThan(1000);
+    expect(firstDue).toBeLessThanOrEqual(1500 + (Date.now() - clicked));
+    await waitFor(
+      'the first retry, refused too',
+      async () => (await stored()).returns![0].refundAttempts === 2,
+      10_000,
+    );
+    const secondDue = (await stored()).returnRefundDueAt!.getTime() - Date.now();
+    expect(secondDue).toBeGreaterThan(2000);
+    expect(secondDue).toBeLessThanOrEqual(3000);
     shop.paypal.setMode('normal');
     await waitFor('the retry refunds it', async () => (await returnsOf(order._id))[0].status === 'Refunded', 15_000);
     expect(atPayPal(paypalOrderId).refunds.map((r) => r.amount.value)).toEqual(['9.00']);

@@ -197,7 +197,7 @@ export class Order {
   @Prop() returnsVersion?: number;
   /** When a return was last asked for or changed: the admin's returns queue, newest first (top-level, indexed). */
   @Prop() returnsAt?: Date;
-  /** While a received return's refund is not made: since when (the refund retry's question). */
+  /** While a received return's refund is not made: when the refund retry tries it next (ReturnsService). */
   @Prop() returnRefundDueAt?: Date;
 
   /** Set when the order is marked Shipped with its parcel's carrier and tracking number (and when corrected). */

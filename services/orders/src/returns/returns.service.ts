@@ -26,6 +26,7 @@ import { forBuyer, toOrderJson } from '../orders/order.mapper';
 import { Order, type LeanOrder } from '../orders/order.schema';
 import { OrdersOutbox } from '../orders/orders-outbox';
 import { paidPerLine, returnableUntil, returnRefundPence } from './return-amounts';
+import { refundRetryDelay } from './refund-retry';
 import { returnStatusChangedEvent } from './return-events';
 import { toAdminReturnJson } from './return.mapper';
 import type { OrderReturn, OrderReturnLine } from './return.schema';
@@ -36,7 +37,8 @@ import type { UpdateReturnDto } from './dto/update-return.dto';
 const WRITE_ATTEMPTS = 8;
 /** Most returns the admin's queue shows at once (newest orders with returns first). */
 const QUEUE_ORDERS = 200;
-
+/** Most orders one pass of the refund retry tries, those due longest first. */
+const RETRY_BATCH = 50;
 /** What an admin may move a return to, from each status. */
 const NEXT: Record<ReturnStatus, readonly ReturnStatus[]> = {
   Requested: ['Approved', 'Rejected'],
@@ -65,8 +67,9 @@ export interface ReturnChangedBy {
  * The refund of a Received return is asked of checkout (which alone talks to PayPal) with the return's amount;
  * checkout makes one refund per return, however often asked (its record, and one PayPal-Request-Id per return). A
  * refund not made (PayPal refusing or away, checkout away) leaves the return Received with its reason
- * (`refundError`, shown to the admin) and the order marked `returnRefundDueAt`; ReturnRefunds tries again every
- * REFUND_CHECK_MS until it is made, and the admin may ask again (Received again).
+ * (`refundError`, shown to the admin) and the order's `returnRefundDueAt` set to when to try again: REFUND_TIMEOUT_MS
+ * after the first try, twice as long after each next one, hourly at most (refundRetryDelay). ReturnRefunds tries the
+ * due ones every REFUND_CHECK_MS until each is made, and the admin may ask again (Received again).
  */
 @Injectable()
 export class ReturnsService {
@@ -203,7 +206,9 @@ export class ReturnsService {
         ...(note ? { note } : {}),
       });
       const returns = order.returns!.map((r) => (r._id === returnId ? next : r));
-      const due = dto.status === 'Received' ? { returnRefundDueAt: order.returnRefundDueAt ?? now } : {};
+      // The retry leaves the refund to this request until it could have had checkout's answer.
+      const firstRetry = new Date(now.getTime() + this.config.REFUND_TIMEOUT_MS);
+      const due = dto.status === 'Received' ? { returnRefundDueAt: order.returnRefundDueAt ?? firstRetry } : {};
       const written = await this.write(order, returns, entry, [event], now, due);
       if (!written) continue;
       order = written;
@@ -302,19 +307,24 @@ export class ReturnsService {
     throw new ConflictException(RETURN_MESSAGES.busy);
   }
 
-  /** Keeps why a refund was not made on the Received return (for the admin), and when it was tried. */
+  /**
+   * Keeps why a refund was not made on the Received return (for the admin), counts the try, and sets when the retry
+   * tries again (later after each failed try: refundRetryDelay).
+   */
   private async refundFailed(orderId: string, returnId: string, reason: string): Promise<LeanOrder | null> {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
       const order = await this.read(orderId);
       const ret = order?.returns?.find((r) => r._id === returnId);
       if (!order || !ret || ret.status !== 'Received') return order;
+      const tries = (ret.refundAttempts ?? 0) + 1;
       const returns = order.returns!.map((r) =>
-        r._id === returnId ? { ...r, refundError: reason, refundAttempts: (r.refundAttempts ?? 0) + 1 } : r,
+        r._id === returnId ? { ...r, refundError: reason, refundAttempts: tries } : r,
       );
+      const nextTry = new Date(Date.now() + refundRetryDelay(tries, this.config.REFUND_TIMEOUT_MS));
       const written = await this.orders
         .findOneAndUpdate(
           this.versionFilter(order),
-          { $set: { returns, returnsVersion: (order.returnsVersion ?? 0) + 1 } },
+          { $set: { returns, returnsVersion: (order.returnsVersion ?? 0) + 1, returnRefundDueAt: nextTry } },
           { new: true },
         )
         .lean<LeanOrder>()
@@ -326,12 +336,14 @@ export class ReturnsService {
 
   /**
    * The refund retry (ReturnRefunds, every REFUND_CHECK_MS): the orders with a Received return whose refund is not
-   * made, since before `REFUND_TIMEOUT_MS` ago (an admin's own click is still at it). Resolves to the refunds made.
+   * made and due to be tried again, those due longest first (so refunds refused for good never hold back the others).
+   * Resolves to the refunds made.
    */
   async retryRefunds(now = Date.now()): Promise<number> {
     const due = await this.orders
-      .find({ returnRefundDueAt: { $lt: new Date(now - this.config.REFUND_TIMEOUT_MS) } }, { _id: 1, returns: 1 })
-      .limit(50)
+      .find({ returnRefundDueAt: { $lte: new Date(now) } }, { _id: 1, returns: 1 })
+      .sort({ returnRefundDueAt: 1 })
+      .limit(RETRY_BATCH)
       .lean<Array<Pick<LeanOrder, '_id' | 'returns'>>>()
       .exec();
     let refunded = 0;
