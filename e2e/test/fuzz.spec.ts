@@ -13,7 +13,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
 /** How a field is typed, so a "wrong type" is wrong for it (the catalog takes "39.99" for a price, "M,L" for sizes). */
-type Kind = 'text' | 'number' | 'quantity' | 'list' | 'flag' | 'id' | 'address' | 'variants';
+type Kind = 'text' | 'number' | 'quantity' | 'count' | 'list' | 'flag' | 'id' | 'address' | 'variants';
 
 interface BodyRoute {
   name: string;
@@ -80,6 +80,8 @@ function wrongValue(kind: Kind): fc.Arbitrary<unknown> {
       return fc.oneof(notNumeric, fc.boolean(), ...containers, fc.constantFrom(-1, 0, 0.001, -0.5));
     case 'quantity':
       return fc.oneof(notNumeric, fc.boolean(), ...containers, fc.constantFrom(-1, 100, 1.5, 1e21, 99.999));
+    case 'count': // a whole number from 0 (how many were reviewed)
+      return fc.oneof(notNumeric, fc.boolean(), ...containers, fc.constantFrom(-1, 0.5, 1e21, 1001));
     case 'list':
       return fc.oneof(fc.integer(), fc.boolean(), operator, fc.constant(['Not-a-size', 42]));
     case 'flag':
@@ -585,6 +587,17 @@ describe('fuzz: malformed input on every route answers a 4xx JSON message and ch
         valid: () => ({ status: 'Shipped', carrier: 'Royal Mail', trackingNumber: 'AB123456785GB' }),
         fields: { status: 'text', carrier: 'text', trackingNumber: 'text' },
         required: ['status', 'carrier', 'trackingNumber'],
+        state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
+      },
+      {
+        // The dashboard's payment alert, reviewed: the suite's order has none, so even a good count changes nothing
+        name: 'POST /api/admin/orders/:id/payment-alert/review',
+        method: 'POST',
+        path: () => `/api/admin/orders/${orderId}/payment-alert/review`,
+        token: () => admin,
+        valid: () => ({ refunds: 0 }),
+        fields: { refunds: 'count' },
+        required: ['refunds'],
         state: async () => (await call('GET', `/api/orders/${orderId}`, admin)).body,
       },
       {

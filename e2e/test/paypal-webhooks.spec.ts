@@ -1,7 +1,7 @@
 // PayPal's webhooks through the running shop (issue 38): the stack's fake PayPal sends its signed events to the
 // gateway's /api/paypal/webhooks, as PayPal would. A buyer whose browser closes after PayPal captured never calls
 // pay, and still has exactly one order; a refund made in PayPal's dashboard shows on the order and on the admin's
-// dashboard; a denied capture gives the stock back. Everything it changes it made itself (product, customer, orders).
+// dashboard until the admin marks it reviewed; a denied capture gives the stock back. Everything it changes it made itself (product, customer, orders).
 import { randomUUID } from 'node:crypto';
 import type { OrderJson } from '@shop/contracts';
 import { api, e2eEnv, login, SHIPPING_ADDRESS, uniqueEmail, variantsFor, variantStock, type E2eEnv } from './support';
@@ -90,7 +90,7 @@ describe('PayPal webhooks through the gateway', () => {
     customerToken = (await call('POST', '/api/users/register', undefined, customer)).body.token;
   });
 
-  it('a capture the browser never reports becomes one order; a dashboard refund flags it for the admin', async () => {
+  it('a capture the browser never reports becomes one order; a dashboard refund flags it for the admin until reviewed', async () => {
     const checkout = await newCheckout();
     const paypalOrderId = await approveAtPayPal(checkout);
     // no PUT /pay, no finalize: the webhook alone
@@ -117,6 +117,15 @@ describe('PayPal webhooks through the gateway', () => {
     expect(flagged.statusHistory.at(-1)?.note).toMatch(/^Refunded in PayPal, outside the shop: £10\.00/);
     const stats = (await call('GET', '/api/admin/stats', adminToken)).body;
     expect(stats.paymentAlerts.orders.map((o: OrderJson) => o._id)).toContain(order._id);
+
+    // the admin looks at it and marks it reviewed: off the dashboard, the refund kept on the order
+    const reviewed = await call('POST', `/api/admin/orders/${order._id}/payment-alert/review`, adminToken, {
+      refunds: 1,
+    });
+    expect(reviewed.status).toBe(200);
+    expect((reviewed.body as OrderJson).externalRefunds).toHaveLength(1);
+    const after = (await call('GET', '/api/admin/stats', adminToken)).body;
+    expect(after.paymentAlerts.orders.map((o: OrderJson) => o._id)).not.toContain(order._id);
   });
 
   it('a denied capture gives the checkout’s stock back', async () => {

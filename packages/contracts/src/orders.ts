@@ -116,7 +116,8 @@ export interface AdminStatsJson {
   revenueByDay: RevenueDayJson[];
   /**
    * Orders whose payment PayPal gave back outside the shop (externalRefunds), the latest first (at most
-   * RECENT_ORDERS × 2), and how many there are: the dashboard flags them for an admin to look at.
+   * RECENT_ORDERS × 2), and how many there are: the dashboard flags them for an admin to look at, until the admin
+   * marks an order's reviewed (POST /api/admin/orders/:id/payment-alert/review); a later one flags it again.
    */
   paymentAlerts?: { count: number; orders: OrderJson[] };
 }
@@ -148,7 +149,22 @@ export const ORDER_MESSAGES = {
     kind === 'refund'
       ? `Refunded in PayPal, outside the shop: ${amount} (PayPal refund ${id})`
       : `Payment reversed by PayPal (a chargeback): ${amount} (PayPal reversal ${id})`,
+  /** The history note of an admin marking the money given back outside the shop as reviewed (off the dashboard). */
+  paymentAlertReviewed: (refunds: number) =>
+    refunds === 1
+      ? 'Refund or reversal made outside the shop reviewed'
+      : `${refunds} refunds or reversals made outside the shop reviewed`,
+  /** 400: the review names how many of them the admin looked at. */
+  invalidRefundsSeen: 'refunds must be the number of refunds and reversals you reviewed (a whole number)',
+  /** 409: PayPal gave money back again since the admin looked; the dashboard shows it. */
+  paymentChangedSinceSeen:
+    'PayPal reported another refund or reversal of this order since you looked: review it again on the dashboard',
 } as const;
+
+/** POST /api/admin/orders/:id/payment-alert/review: how many of the order's `externalRefunds` the admin reviewed. */
+export interface ReviewPaymentAlertBody {
+  refunds: number;
+}
 
 // ---- Request/response: PATTERNS.orders.createOrder (checkout → orders)
 

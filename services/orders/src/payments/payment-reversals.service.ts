@@ -1,14 +1,16 @@
-import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   ORDER_MESSAGES,
   toPounds,
+  type OrderJson,
   type RecordPaymentReversalRequest,
   type RecordPaymentReversalResponse,
 } from '@shop/contracts';
 import type { Model } from 'mongoose';
 import { OrderLocks } from '../orders/order-locks';
 import { statusHistoryOf, type StatusEntry } from '../orders/order-status';
+import { toOrderJson } from '../orders/order.mapper';
 import { Order, type LeanOrder } from '../orders/order.schema';
 
 /** £12.50, or "USD 12.50" for another currency. */
@@ -21,7 +23,7 @@ function formatAmount(pence: number, currency: string): string {
  * Money PayPal gave back outside the shop (a refund in PayPal's dashboard, a chargeback the buyer won), reported by
  * checkout from a verified webhook: recorded on the checkout's order once per PayPal refund id — in its
  * `externalRefunds`, as a note in its status history (the order's status is the admin's to decide), and in
- * `externalRefundedAt`, which puts it on the dashboard's list of payments to look at.
+ * `externalRefundedAt`, which puts it on the dashboard's list of payments to look at until an admin marks it reviewed.
  */
 @Injectable()
 export class PaymentReversals {
@@ -81,5 +83,40 @@ export class PaymentReversals {
         });
       return { orderId, recorded: modifiedCount === 1 };
     });
+  }
+
+  /**
+   * An admin's review of the money given back outside the shop: the order leaves the dashboard's list, with a note
+   * naming the admin in its history; its `externalRefunds` stay. One write, conditional on the order holding as many
+   * as the admin reviewed (`seen`), so a refund recorded since the admin looked keeps it listed (409). Reviewing an
+   * order not listed answers it as it is.
+   */
+  async review(orderId: string, seen: number, by: { _id: string; name: string }): Promise<OrderJson> {
+    const current = await this.orders.findById(orderId, { outbox: 0 }).lean<LeanOrder>().exec();
+    if (!current) throw new NotFoundException(ORDER_MESSAGES.notFound);
+    if (!current.externalRefundedAt) return toOrderJson(current);
+    const note: StatusEntry = {
+      status: current.status,
+      at: new Date(),
+      by,
+      note: ORDER_MESSAGES.paymentAlertReviewed(seen),
+    };
+    const reviewed = await this.orders
+      .findOneAndUpdate(
+        { _id: current._id, externalRefundedAt: { $exists: true }, externalRefunds: { $size: seen } },
+        { $unset: { externalRefundedAt: 1 }, $push: { statusHistory: note } },
+        { new: true },
+      )
+      .lean<LeanOrder>()
+      .exec();
+    if (reviewed) {
+      this.logger.log({ msg: 'payment alert reviewed', orderId, refunds: seen, by: by._id });
+      return toOrderJson(reviewed);
+    }
+    const now = await this.orders.findById(orderId, { outbox: 0 }).lean<LeanOrder>().exec();
+    if (!now) throw new NotFoundException(ORDER_MESSAGES.notFound);
+    if (!now.externalRefundedAt) return toOrderJson(now); // another admin's review won
+    if (seen > (now.externalRefunds?.length ?? 0)) throw new BadRequestException(ORDER_MESSAGES.invalidRefundsSeen);
+    throw new ConflictException(ORDER_MESSAGES.paymentChangedSinceSeen);
   }
 }

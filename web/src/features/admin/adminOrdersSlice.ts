@@ -6,6 +6,7 @@ import {
   type Carrier,
   type OrderJson,
   type OrderStatus,
+  type ReviewPaymentAlertBody,
 } from '@shop/contracts';
 import { api, errorMessage, failureOf, type Failure } from '@/api/client';
 import { rootReducer } from '@/app/store';
@@ -100,6 +101,22 @@ export const updateOrderStatus = createAsyncThunk<
   }
 });
 
+/**
+ * POST /api/admin/orders/:id/payment-alert/review `{refunds}`: the refunds and reversals the admin saw, reviewed; the
+ * order leaves the dashboard's payment alerts. A 409 (another one recorded since) keeps it there.
+ */
+export const reviewPaymentAlert = createAsyncThunk<OrderJson, { id: string; refunds: number }, Config>(
+  'adminOrders/reviewPaymentAlert',
+  async ({ id, refunds }, { rejectWithValue }) => {
+    try {
+      const body: ReviewPaymentAlertBody = { refunds };
+      return (await api.post<OrderJson>(`/api/admin/orders/${encodeURIComponent(id)}/payment-alert/review`, body)).data;
+    } catch (error) {
+      return rejectWithValue(errorMessage(error));
+    }
+  },
+);
+
 const replace = (orders: OrderJson[], order: OrderJson) => {
   const i = orders.findIndex((o) => o._id === order._id);
   if (i >= 0) orders[i] = order;
@@ -187,6 +204,21 @@ const adminOrdersSlice = createSlice({
         if (state.order.data?._id === action.payload._id) state.order.data = action.payload;
       })
       .addCase(updateOrderStatus.rejected, (state, action) => {
+        state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
+      })
+      .addCase(reviewPaymentAlert.pending, (state, action) => {
+        state.busy.push(action.meta.arg.id);
+      })
+      .addCase(reviewPaymentAlert.fulfilled, (state, action) => {
+        state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
+        const alerts = state.stats.data?.paymentAlerts;
+        if (alerts?.orders.some((o) => o._id === action.payload._id)) {
+          alerts.orders = alerts.orders.filter((o) => o._id !== action.payload._id);
+          alerts.count = Math.max(0, alerts.count - 1);
+        }
+        if (state.order.data?._id === action.payload._id) state.order.data = action.payload;
+      })
+      .addCase(reviewPaymentAlert.rejected, (state, action) => {
         state.busy = state.busy.filter((id) => id !== action.meta.arg.id);
       });
   },

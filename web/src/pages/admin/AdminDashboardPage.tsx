@@ -1,9 +1,9 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminStatsJson, OrderJson, RevenueDayJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Price } from '@/components/Price';
-import { fetchAdminStats, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
+import { fetchAdminStats, reviewPaymentAlert, selectAdminOrders } from '@/features/admin/adminOrdersSlice';
 import { AdminHeading, Empty, ErrorNotice, Loading } from '@/features/admin/AdminStates';
 import { Cell, DataTable, Row, RowHeader } from '@/features/admin/AdminTable';
 import { LowStockPanel } from '@/features/admin/LowStockPanel';
@@ -110,9 +110,21 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
 
 /**
  * Orders whose payment PayPal gave back outside the shop (a refund made in PayPal, a chargeback): flagged at the top
- * of the dashboard until there are none, each with what went back and a link to the order.
+ * of the dashboard until an admin marks each reviewed, each with what went back and a link to the order. A review
+ * refused because PayPal gave more back since says so, and the figures are read again to show it.
  */
 function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['paymentAlerts']> }) {
+  const dispatch = useAppDispatch();
+  const { busy } = useAppSelector(selectAdminOrders);
+  const [refused, setRefused] = useState<{ id: string; message: string } | null>(null);
+  const review = async (order: OrderJson) => {
+    setRefused(null);
+    const done = await dispatch(reviewPaymentAlert({ id: order._id, refunds: order.externalRefunds?.length ?? 0 }));
+    if (reviewPaymentAlert.rejected.match(done)) {
+      setRefused({ id: order._id, message: done.payload ?? 'Something went wrong' });
+      void dispatch(fetchAdminStats());
+    }
+  };
   if (!alerts.count) return null;
   return (
     <section
@@ -139,7 +151,21 @@ function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['payment
                 #{order._id}
               </Link>{' '}
               {order.user?.name ?? 'Unknown'} · {reversed ? 'reversed' : 'refunded'} <Price value={back} /> of{' '}
-              <Price value={order.totalPrice} /> · <StatusBadge status={order.status} />
+              <Price value={order.totalPrice} /> · <StatusBadge status={order.status} />{' '}
+              <button
+                type="button"
+                className="ml-2 rounded border border-amber-400 bg-white px-2 py-0.5 text-xs font-semibold text-amber-900 hover:bg-amber-100 disabled:opacity-60"
+                disabled={busy.includes(order._id)}
+                onClick={() => void review(order)}
+                aria-label={`Mark order #${order._id} reviewed`}
+              >
+                {busy.includes(order._id) ? 'Saving…' : 'Mark reviewed'}
+              </button>
+              {refused?.id === order._id && (
+                <p role="alert" className="mt-1 text-sm text-red-700">
+                  {refused.message}
+                </p>
+              )}
             </li>
           );
         })}

@@ -138,6 +138,49 @@ describe('admin dashboard: payments given back in PayPal', () => {
     );
   });
 
+  it('marks an order reviewed: it leaves the flag; a review refused because PayPal gave more back since says why and shows it', async () => {
+    const refund = (id: string) => ({
+      id,
+      kind: 'refund' as const,
+      amount: 5,
+      currency: 'GBP',
+      at: '2025-03-04T10:00:00.000Z',
+    });
+    const first = anOrder({ _id: '65b0000000000000000000aa', totalPrice: 40, externalRefunds: [refund('R1')] });
+    const second = anOrder({ _id: '65b0000000000000000000bb', totalPrice: 20, externalRefunds: [refund('R2')] });
+    const secondNow = { ...second, externalRefunds: [refund('R2'), refund('R3')] };
+    let statsReads = 0;
+    const calls = fakeApi({
+      'GET /api/admin/stats': () => ({
+        body: someStats({
+          paymentAlerts: statsReads++ ? { count: 1, orders: [secondNow] } : { count: 2, orders: [first, second] },
+        }),
+      }),
+      [`POST /api/admin/orders/${first._id}/payment-alert/review`]: { body: first },
+      [`POST /api/admin/orders/${second._id}/payment-alert/review`]: {
+        status: 409,
+        body: { message: 'PayPal reported another refund or reversal of this order since you looked' },
+      },
+      ...noLowStock,
+    });
+    renderAdmin('/admin');
+    const alerts = await screen.findByRole('region', { name: '2 orders were refunded or reversed in PayPal' });
+    await userEvent.click(within(alerts).getByRole('button', { name: `Mark order #${first._id} reviewed` }));
+    await screen.findByRole('region', { name: '1 order was refunded or reversed in PayPal' });
+    expect(calls.find((c) => c.method === 'POST' && c.url.includes(first._id))?.data).toEqual({ refunds: 1 });
+    expect(screen.queryByRole('link', { name: `#${first._id}` })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: `Mark order #${second._id} reviewed` }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'PayPal reported another refund or reversal of this order since you looked',
+    );
+    // read again: the second refund shows, and the order is still flagged
+    await waitFor(() =>
+      expect(screen.getAllByTestId('payment-alert')[0]).toHaveTextContent('refunded £10.00 of £20.00'),
+    );
+    expect(calls.find((c) => c.method === 'POST' && c.url.includes(second._id))?.data).toEqual({ refunds: 1 });
+  });
+
   it('shows no flag when nothing was given back', async () => {
     fakeApi({
       'GET /api/admin/stats': { body: someStats({ paymentAlerts: { count: 0, orders: [] } }) },
