@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminStatsJson, OrderJson, RevenueDayJson } from '@shop/contracts';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -111,21 +111,34 @@ function RecentOrders({ orders }: { orders: OrderJson[] }) {
 /**
  * Orders whose payment PayPal gave back outside the shop (a refund made in PayPal, a chargeback): flagged at the top
  * of the dashboard until an admin marks each reviewed, each with what went back and a link to the order. A review
- * refused because PayPal gave more back since says so, and the figures are read again to show it.
+ * refused because PayPal gave more back since says so, and the figures are read again to show it. A review done
+ * says so where the focus goes (the button it was on is gone).
  */
 function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['paymentAlerts']> }) {
   const dispatch = useAppDispatch();
   const { busy } = useAppSelector(selectAdminOrders);
   const [refused, setRefused] = useState<{ id: string; message: string } | null>(null);
+  const [reviewed, setReviewed] = useState<string | null>(null);
+  const reviewedNote = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (reviewed) reviewedNote.current?.focus();
+  }, [reviewed]);
   const review = async (order: OrderJson) => {
     setRefused(null);
+    setReviewed(null);
     const done = await dispatch(reviewPaymentAlert({ id: order._id, refunds: order.externalRefunds?.length ?? 0 }));
-    if (reviewPaymentAlert.rejected.match(done)) {
+    if (reviewPaymentAlert.fulfilled.match(done)) setReviewed(order._id);
+    else {
       setRefused({ id: order._id, message: done.payload ?? 'Something went wrong' });
       void dispatch(fetchAdminStats());
     }
   };
-  if (!alerts.count) return null;
+  const note = reviewed && (
+    <p ref={reviewedNote} tabIndex={-1} role="status" className="text-sm text-gray-700 focus:outline-none">
+      Order #{reviewed} marked reviewed.
+    </p>
+  );
+  if (!alerts.count) return note || null;
   return (
     <section
       aria-labelledby="payment-alerts"
@@ -157,7 +170,7 @@ function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['payment
                 className="ml-2 rounded border border-amber-400 bg-white px-2 py-0.5 text-xs font-semibold text-amber-900 hover:bg-amber-100 disabled:opacity-60"
                 disabled={busy.includes(order._id)}
                 onClick={() => void review(order)}
-                aria-label={`Mark order #${order._id} reviewed`}
+                aria-label={`Mark reviewed: order #${order._id}`}
               >
                 {busy.includes(order._id) ? 'Saving…' : 'Mark reviewed'}
               </button>
@@ -170,6 +183,7 @@ function PaymentAlerts({ alerts }: { alerts: NonNullable<AdminStatsJson['payment
           );
         })}
       </ul>
+      {note}
     </section>
   );
 }

@@ -165,12 +165,14 @@ describe('admin dashboard: payments given back in PayPal', () => {
     });
     renderAdmin('/admin');
     const alerts = await screen.findByRole('region', { name: '2 orders were refunded or reversed in PayPal' });
-    await userEvent.click(within(alerts).getByRole('button', { name: `Mark order #${first._id} reviewed` }));
+    await userEvent.click(within(alerts).getByRole('button', { name: `Mark reviewed: order #${first._id}` }));
     await screen.findByRole('region', { name: '1 order was refunded or reversed in PayPal' });
+    expect(screen.getByRole('status')).toHaveTextContent(`Order #${first._id} marked reviewed.`);
+    expect(screen.getByRole('status')).toHaveFocus();
     expect(calls.find((c) => c.method === 'POST' && c.url.includes(first._id))?.data).toEqual({ refunds: 1 });
     expect(screen.queryByRole('link', { name: `#${first._id}` })).not.toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: `Mark order #${second._id} reviewed` }));
+    await userEvent.click(screen.getByRole('button', { name: `Mark reviewed: order #${second._id}` }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'PayPal reported another refund or reversal of this order since you looked',
     );
