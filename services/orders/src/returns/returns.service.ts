@@ -39,6 +39,7 @@ const WRITE_ATTEMPTS = 8;
 const QUEUE_ORDERS = 200;
 /** Most orders one pass of the refund retry tries, those due longest first. */
 const RETRY_BATCH = 50;
+
 /** What an admin may move a return to, from each status. */
 const NEXT: Record<ReturnStatus, readonly ReturnStatus[]> = {
   Requested: ['Approved', 'Rejected'],
