@@ -436,6 +436,30 @@ describe('catalog: pricing and stock over RabbitMQ', () => {
     expect((await checkouts.findOne({ _id: paid }))?.stockReleased).toBeUndefined();
   });
 
+  it('holds afresh, rather than refusing, when the hold it renews is given back meanwhile (expired, swept)', async () => {
+    const id = (await insertProducts(svc, [item('RNW', 3, { stock: { 'M/Purple': 3 } })])).get('RNW')!;
+    await reserve('co-renew', [{ productId: id, quantity: 2, ...M }]);
+    expect((await variantStock(id))['M/Purple']).toBe(1);
+    // The checkout holds the same lines again (its pay after the hold expired) while the sweeper gives that hold back:
+    // between the read that found it and the write that renews it.
+    type Renewing = { renew(...args: unknown[]): Promise<boolean>; release(req: unknown): Promise<unknown> };
+    const proto = StockService.prototype as unknown as Renewing;
+    const renew = proto.renew;
+    const raced = jest.spyOn(proto, 'renew').mockImplementationOnce(async function (this: Renewing, ...args) {
+      await this.release({ checkoutId: 'co-renew' });
+      return renew.apply(this, args);
+    });
+    try {
+      const held = await reserve('co-renew', [{ productId: id, quantity: 2, ...M }]);
+      expect(held.lines).toEqual([expect.objectContaining({ productId: id, quantity: 2, ...M })]);
+      expect(raced).toHaveBeenCalledTimes(1); // the renewal that missed; the hold taken afresh needs none
+    } finally {
+      raced.mockRestore();
+    }
+    expect((await variantStock(id))['M/Purple']).toBe(1);
+    expect((await holdsOf(id))['co-renew']?.lines).toEqual([expect.objectContaining({ quantity: 2, ...M })]);
+  });
+
   it('releases an expired reservation by itself, giving back exactly its variant’s units', async () => {
     const id = (await insertProducts(svc, [item('EXP', 7, { stock: { 'M/Purple': 4, 'L/Purple': 3 } })])).get('EXP')!;
     await reserve('co-exp', [{ productId: id, quantity: 4, ...M }], 1);

@@ -124,6 +124,8 @@ function orderedVariant(variants: StoredVariant[], line: VariantKey): StoredVari
 const STOCK_READ = { returnedCheckouts: 0, restockedReturns: 0 } as const;
 /** How often one write is tried again after the product changed under it (another buyer, an admin edit). */
 const WRITE_ATTEMPTS = 8;
+/** How often a reservation reads and holds afresh when a hold it renews was given back meanwhile (it expired). */
+const RENEW_ATTEMPTS = 3;
 
 /** A hold this request took or resized, and how to undo it if a later product of the request cannot be held. */
 interface Taken {
@@ -272,34 +274,29 @@ export class StockService implements OnModuleInit {
       if (!(err instanceof HttpException)) throw err;
       plans = planFrom(await this.stockRead(ids));
     }
-    // The read may have waited out an outage: nothing is written for a caller who left meanwhile.
-    refuseIfGivenUp('was read after');
 
-    const taken: Taken[] = [];
-    const renewed: string[] = [];
-    try {
-      for (const { product, lines } of plans) {
-        const change = await this.hold(product, checkoutId, lines, expiresAt);
-        if (change === 'same') renewed.push(String(product._id));
-        else taken.push(change);
-      }
-    } catch (err) {
-      await this.undo(checkoutId, taken);
-      throw err;
-    }
-    if (renewed.length) {
-      const { matchedCount } = await this.products
-        .updateMany(
-          { _id: { $in: renewed }, [holdPath(checkoutId)]: { $exists: true } },
-          { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
-          { timestamps: false },
-        )
-        .exec();
-      if (matchedCount < renewed.length) {
-        // A hold read here was given back (it expired) before its renewal: the caller's retry takes it afresh.
+    let taken: Taken[] = [];
+    for (let attempt = 1; ; attempt++) {
+      // The read may have waited out an outage: nothing is written for a caller who left meanwhile.
+      refuseIfGivenUp('was read after');
+      taken = [];
+      const renewed: string[] = [];
+      try {
+        for (const { product, lines } of plans) {
+          const change = await this.hold(product, checkoutId, lines, expiresAt);
+          if (change === 'same') renewed.push(String(product._id));
+          else taken.push(change);
+        }
+      } catch (err) {
         await this.undo(checkoutId, taken);
-        throw new ServiceUnavailableException('The stock is changing: try again');
+        throw err;
       }
+      if (!renewed.length || (await this.renew(checkoutId, renewed, expiresAt))) break;
+      // A hold found the same was given back (it had expired) before its renewal: what this request took goes back,
+      // and the lines are read and held afresh (held again, or refused if the stock is gone meanwhile).
+      await this.undo(checkoutId, taken);
+      if (attempt >= RENEW_ATTEMPTS) throw new ServiceUnavailableException('The stock is changing: try again');
+      plans = planFrom(await this.stockRead(ids));
     }
     this.changed(taken.map((t) => t.productId));
 
@@ -407,6 +404,18 @@ export class StockService implements OnModuleInit {
       if (!settled && before) this.logger.warn(`checkout ${checkoutId}: hold of product ${productId} not set back`);
     }
     this.changed(taken.map((t) => t.productId));
+  }
+
+  /** Renews the time of the checkout's holds found the same; false when one was given back before its renewal. */
+  private async renew(checkoutId: string, productIds: string[], expiresAt: Date): Promise<boolean> {
+    const { matchedCount } = await this.products
+      .updateMany(
+        { _id: { $in: productIds }, [holdPath(checkoutId)]: { $exists: true } },
+        { $set: { [`${holdPath(checkoutId)}.expiresAt`]: expiresAt } },
+        { timestamps: false },
+      )
+      .exec();
+    return matchedCount === productIds.length;
   }
 
   /** Refuses (503) work for a caller that gave up waiting at `notAfter`: nothing is held that it would never hear of. */
