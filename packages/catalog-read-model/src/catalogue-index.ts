@@ -201,6 +201,7 @@ export class CatalogueIndex {
   }
 }
 
+/** The same texts as held: equal held texts are held alike (lower-cased only when both are ASCII, as text-search.ts). */
 function sameTexts(a: SearchText, b: SearchText): boolean {
-  return a.name === b.name && a.description === b.description && a.ascii === b.ascii;
+  return a.name === b.name && a.description === b.description;
 }

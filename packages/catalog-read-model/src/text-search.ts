@@ -4,9 +4,10 @@ import { escapeRegExp } from './product-query';
 export interface SearchText {
   readonly name?: string;
   readonly description?: string;
-  /** Both are pure ASCII, and held lower-cased; otherwise they are held as stored. */
-  readonly ascii: boolean;
-  /** When not ASCII: both as an ASCII needle is compared with them (`foldForAsciiNeedles`). */
+  /**
+   * Set when either is not pure ASCII: both then held as stored, and here as an ASCII needle is compared with them
+   * (`foldForAsciiNeedles`). Unset, both are pure ASCII and held lower-cased.
+   */
   readonly folded?: { readonly name?: string; readonly description?: string };
 }
 export type TextField = 'name' | 'description';
@@ -35,10 +36,9 @@ export function searchTextOf(name: unknown, description: unknown): SearchText {
     return {
       name: n,
       description: d,
-      ascii: false,
       folded: { name: n && foldForAsciiNeedles(n), description: d && foldForAsciiNeedles(d) },
     };
-  return { name: n?.toLowerCase(), description: d?.toLowerCase(), ascii: true };
+  return { name: n?.toLowerCase(), description: d?.toLowerCase() };
 }
 
 /** The name and description as an ASCII needle is looked for in them (lower-case when ASCII, else folded). */
